@@ -1,0 +1,1 @@
+"""Storage: tables, engine and migrations, queries, and the one writer."""

@@ -1,0 +1,264 @@
+"""Read-only queries, keyword-only, one place."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from db.models import Alert, Claim, ClaimEvent, Item, Observation, WatcherState
+
+
+@dataclass(frozen=True)
+class Current:
+    value: Any
+    at: datetime | None
+    observation: Observation | None  # None: the ledger baseline is still current
+
+
+def get_claims(
+    *, session: Session, ids: list[str] | None = None, subject: str | None = None
+) -> list[Claim]:
+    query = select(Claim).order_by(Claim.id)
+    if ids:
+        query = query.where(col(Claim.id).in_(ids))
+    if subject:
+        query = query.where(Claim.subject == subject)
+    return list(session.exec(query))
+
+
+def baseline_event(*, session: Session, claim_id: str) -> ClaimEvent | None:
+    return session.exec(
+        select(ClaimEvent)
+        .where(ClaimEvent.claim_id == claim_id)
+        .order_by(col(ClaimEvent.seq).desc())
+    ).first()
+
+
+def current_by_key(*, session: Session, claim: Claim) -> dict[str, Current]:
+    """Per key: the latest change, else the first value seen (a baseline taken from the source)."""
+    ids_changed = dict(
+        session.exec(
+            select(Observation.key, func.max(Observation.id))
+            .where(Observation.claim_id == claim.id, Observation.changed)
+            .group_by(Observation.key)
+        ).all()
+    )
+    ids_first = dict(
+        session.exec(
+            select(Observation.key, func.min(Observation.id))
+            .where(Observation.claim_id == claim.id)
+            .group_by(Observation.key)
+        ).all()
+    )
+    # an un-keyed claim keeps its ledger baseline until a change; a keyed one starts at its first value
+    wanted = {k: ids_changed.get(k, first if k else None) for k, first in ids_first.items()}
+    wanted = {k: v for k, v in wanted.items() if v is not None}
+    rows = {
+        o.id: o
+        for o in session.exec(select(Observation).where(col(Observation.id).in_(wanted.values())))
+    }
+    out = {}
+    for key, oid in wanted.items():
+        obs = rows[oid]
+        out[key] = Current(value=json.loads(obs.value), at=obs.at, observation=obs)
+    return out
+
+
+def current_value(*, session: Session, claim: Claim, key: str = "") -> Current:
+    """The latest change; for a keyed value (a price, a page) the first one seen is its baseline."""
+    obs = session.exec(
+        select(Observation)
+        .where(Observation.claim_id == claim.id, Observation.key == key, Observation.changed)
+        .order_by(col(Observation.id).desc())
+        .limit(1)
+    ).first()
+    if obs is None and key:
+        obs = session.exec(
+            select(Observation)
+            .where(Observation.claim_id == claim.id, Observation.key == key)
+            .order_by(col(Observation.id))
+            .limit(1)
+        ).first()
+        if obs is None:
+            return Current(value=None, at=None, observation=None)
+    if obs is None:
+        event = baseline_event(session=session, claim_id=claim.id)
+        return Current(
+            value=json.loads(claim.value), at=event.at if event else None, observation=None
+        )
+    return Current(value=json.loads(obs.value), at=obs.at, observation=obs)
+
+
+def last_change(*, session: Session, claim_id: str) -> Observation | None:
+    return session.exec(
+        select(Observation)
+        .where(Observation.claim_id == claim_id, Observation.changed)
+        .order_by(col(Observation.id).desc())
+        .limit(1)
+    ).first()
+
+
+def timeline(
+    *,
+    session: Session,
+    claim_ids: list[str] | None = None,
+    subject: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> list[dict]:
+    """Baseline, edits and observations of the chosen claims as events, oldest first."""
+    claims = {c.id: c for c in get_claims(session=session, ids=claim_ids, subject=subject)}
+    if not claims:
+        return []
+    events: list[dict] = []
+    query = select(ClaimEvent).where(col(ClaimEvent.claim_id).in_(claims))
+    for ev in session.exec(query):
+        if (since and ev.at < since) or (until and ev.at >= until):
+            continue
+        spec = json.loads(claims[ev.claim_id].spec)
+        events.append(
+            {
+                "claim": ev.claim_id,
+                "at": ev.at,
+                "seen_at": ev.at,
+                "kind": ev.kind,
+                "key": "",
+                "value": json.loads(ev.value),
+                "unit": ev.unit,
+                "source": ev.source,
+                "url": ev.url,
+                "title": claims[ev.claim_id].title,
+                "excerpt": ev.excerpt,
+                "signal": "",
+                "changed": ev.kind == "edit",
+                "delta_pct": None,
+                "previous": json.loads(ev.previous_value) if ev.previous_value else None,
+                "comparator": spec.get("comparator"),
+                "conditions": spec.get("conditions", {}),
+                "_order": (0, ev.seq),
+            }
+        )
+    query = select(Observation).where(col(Observation.claim_id).in_(claims))
+    if since:
+        query = query.where(Observation.at >= since)
+    if until:
+        query = query.where(Observation.at < until)
+    for obs in session.exec(query):
+        events.append(observation_event(obs))
+    events.sort(key=lambda e: (e["at"], e["_order"]))
+    for event in events:
+        del event["_order"]
+    return events
+
+
+def observation_event(obs: Observation) -> dict:
+    return {
+        "claim": obs.claim_id,
+        "at": obs.at,
+        "seen_at": obs.seen_at,
+        "kind": "observation",
+        "key": obs.key,
+        "value": json.loads(obs.value),
+        "unit": obs.unit,
+        "source": obs.source,
+        "url": obs.url,
+        "title": obs.title,
+        "excerpt": obs.excerpt,
+        "signal": obs.signal,
+        "changed": obs.changed,
+        "delta_pct": obs.delta_pct,
+        "previous": json.loads(obs.previous_value) if obs.previous_value else None,
+        "comparator": None,
+        "conditions": None,
+        "_order": (1, obs.id),
+    }
+
+
+def watchers(*, session: Session) -> list[WatcherState]:
+    return list(session.exec(select(WatcherState).order_by(WatcherState.name)))
+
+
+def seen_keys(*, session: Session, watcher: str, keys: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(keys), 500):
+        chunk = keys[start : start + 500]
+        found.update(
+            session.exec(
+                select(Item.dedupe_key).where(
+                    Item.watcher == watcher, col(Item.dedupe_key).in_(chunk)
+                )
+            )
+        )
+    return found
+
+
+def latest_item(*, session: Session, watcher: str) -> Item | None:
+    return session.exec(
+        select(Item).where(Item.watcher == watcher).order_by(col(Item.id).desc()).limit(1)
+    ).first()
+
+
+def pending_alerts(*, session: Session, now: datetime | None, channels: list[str]) -> list[Alert]:
+    query = select(Alert).where(Alert.status == "pending", col(Alert.channel).in_(channels))
+    if now is not None:
+        query = query.where(Alert.next_attempt_at <= now)
+    return list(session.exec(query.order_by(Alert.id)))
+
+
+def claim_summaries(
+    *, session: Session, subject: str | None = None, kind: str | None = None
+) -> list[dict]:
+    """Each claim with its baseline and current value: the `claims --format json` shape."""
+    out = []
+    for claim in get_claims(session=session, subject=subject):
+        if kind and claim.kind != kind:
+            continue
+        spec = json.loads(claim.spec)
+        base = baseline_event(session=session, claim_id=claim.id)
+        if claim.kind == "price-list" or _is_keyed(session=session, claim_id=claim.id):
+            per_key = current_by_key(session=session, claim=claim)
+            value = {k: c.value for k, c in sorted(per_key.items())} or json.loads(claim.value)
+            at = max((c.at for c in per_key.values() if c.at), default=base.at if base else None)
+        else:
+            current = current_value(session=session, claim=claim)
+            value, at = current.value, current.at
+        change = last_change(session=session, claim_id=claim.id)
+        out.append(
+            {
+                "id": claim.id,
+                "title": claim.title,
+                "kind": claim.kind,
+                "subject": claim.subject,
+                "baseline": {
+                    "value": json.loads(claim.value),
+                    "unit": claim.unit,
+                    "at": base.at if base else None,
+                },
+                "current": {"value": value, "unit": claim.unit, "at": at},
+                "comparator": spec.get("comparator"),
+                "conditions": spec.get("conditions", {}),
+                "verification": spec.get("verification"),
+                "due": spec.get("due"),
+                "due_text": spec.get("due_text"),
+                "ladder": spec.get("ladder"),
+                "variants": spec.get("variants", []),
+                "sources": spec.get("sources", []),
+                "changed_at": change.at if change else None,
+            }
+        )
+    return out
+
+
+def _is_keyed(*, session: Session, claim_id: str) -> bool:
+    return (
+        session.exec(
+            select(Observation.id)
+            .where(Observation.claim_id == claim_id, Observation.key != "")
+            .limit(1)
+        ).first()
+        is not None
+    )

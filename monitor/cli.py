@@ -1,0 +1,262 @@
+"""The command line: thin wrappers over monitor.service, db.queries and alerts."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime, time
+
+import click
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlmodel import Session
+
+from db import queries
+from db.ledger import LedgerError
+from monitor import render
+from monitor.config import ConfigError, Settings, config_path, load_settings
+from monitor.service import open_database
+
+FORMATS = click.Choice(["table", "json"])
+
+
+class App:
+    """What a command needs: the settings, and the database opened on first use."""
+
+    def __init__(self, config: str | None, db: str | None):
+        overrides = {"database_url": db} if db else {}
+        self.settings: Settings = load_settings(config_path(config), overrides=overrides)
+        self._engine = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            self._engine, _ = open_database(self.settings)
+        return self._engine
+
+
+class Group(click.Group):
+    """Turns expected failures into one line on stderr and exit 2, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (ConfigError, LedgerError) as exc:
+            _fail(str(exc))
+        except OperationalError as exc:
+            _fail(f"database error: {str(exc.orig).splitlines()[0]} (check database_url or --db)")
+        except SQLAlchemyError as exc:
+            _fail(f"database error: {str(exc).splitlines()[0]}")
+
+
+def _fail(message: str, code: int = 2):
+    click.echo(f"claimwatch: error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config",
+    metavar="PATH",
+    help="TOML config (else $CLAIMWATCH_CONFIG, else ./claimwatch.toml).",
+)
+@click.option(
+    "--db",
+    "db",
+    metavar="URL",
+    help="Database URL, e.g. sqlite:///claims.db or postgresql://user@host/db.",
+)
+@click.version_option(package_name="claimwatch")
+@click.pass_context
+def cli(ctx, config, db):
+    """Claimwatch keeps public claims and the evidence that confirms, revises or refutes them.
+
+    Example: claimwatch init && claimwatch claims
+    """
+    ctx.obj = App(config, db)
+
+
+@cli.command()
+@click.pass_obj
+def init(app: App):
+    """Create or upgrade the database and load the configured ledgers.
+
+    Example: claimwatch --db sqlite:///claims.db init
+    """
+    _, report = open_database(app.settings)
+    click.echo(
+        f"database ready; claims: {report.added} added, {report.edited} edited, "
+        f"{report.unchanged} unchanged"
+    )
+
+
+@cli.command()
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--subject", help="Only claims of this subject, e.g. jalapeno.")
+@click.option(
+    "--kind", help="Only claims of this kind (number, range, status, milestone, price-list, text)."
+)
+@click.pass_obj
+def claims(app: App, fmt, subject, kind):
+    """List claims with their baseline and current value.
+
+    Example: claimwatch claims --subject jalapeno --format json
+    """
+    with Session(app.engine) as session:
+        rows = queries.claim_summaries(session=session, subject=subject, kind=kind)
+    if fmt == "json":
+        keep = (
+            "id",
+            "title",
+            "kind",
+            "baseline",
+            "current",
+            "comparator",
+            "verification",
+            "due",
+            "changed_at",
+        )
+        click.echo(render.to_json([{k: r[k] for k in keep} for r in rows]))
+        return
+    tz = app.settings.tz
+    table = [
+        [
+            r["id"],
+            r["kind"],
+            render.value_text(r["baseline"]["value"], r["baseline"]["unit"], 34),
+            render.value_text(r["current"]["value"], r["current"]["unit"], 34),
+            render.clip(r["verification"] or "", 28),
+            render.local(r["changed_at"], tz) if r["changed_at"] else "-",
+        ]
+        for r in rows
+    ]
+    click.echo(
+        render.table(["claim", "kind", "baseline", "current", "verification", "changed"], table)
+    )
+
+
+def _when(text: str | None, tz, *, end: bool = False) -> datetime | None:
+    if not text:
+        return None
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a date (YYYY-MM-DD) or ISO 8601 time") from None
+    if len(text) == 10 and end:  # --until 2026-12-01 includes that whole day
+        parsed = datetime.combine(parsed.date(), time.max)
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)).astimezone(UTC)
+
+
+TIMELINE_FIELDS = [
+    "claim",
+    "at",
+    "seen_at",
+    "kind",
+    "key",
+    "value",
+    "unit",
+    "source",
+    "url",
+    "title",
+    "excerpt",
+    "signal",
+    "changed",
+    "delta_pct",
+]
+
+
+@cli.command()
+@click.argument("claim_ids", nargs=-1)
+@click.option("--subject", help="All claims of a subject, e.g. jalapeno.")
+@click.option("--since", metavar="DATE", help="Events at or after this date (local time zone).")
+@click.option("--until", metavar="DATE", help="Events up to and including this date.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+)
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Table: list restatements one by one instead of counting them.",
+)
+@click.pass_obj
+def timeline(app: App, claim_ids, subject, since, until, fmt, show_all):
+    """How claims evolved: baseline, ledger edits and every observation, oldest first.
+
+    Example: claimwatch timeline jalapeno.tokens-per-kw.gpt-oss-120b --format json
+    """
+    tz = app.settings.tz
+    with Session(app.engine) as session:
+        known = {c.id for c in queries.get_claims(session=session, ids=list(claim_ids) or None)}
+        missing = [c for c in claim_ids if c not in known]
+        if missing:
+            raise click.BadParameter(f"unknown claim id {missing[0]!r} (see 'claimwatch claims')")
+        events = queries.timeline(
+            session=session,
+            claim_ids=list(claim_ids) or None,
+            subject=subject,
+            since=_when(since, tz),
+            until=_when(until, tz, end=True),
+        )
+    if fmt == "json":
+        click.echo(
+            render.to_json(
+                [
+                    {k: e[k] for k in TIMELINE_FIELDS + ["previous", "comparator", "conditions"]}
+                    for e in events
+                ]
+            )
+        )
+    elif fmt == "csv":
+        click.echo(render.to_csv(events, TIMELINE_FIELDS), nl=False)
+    else:
+        click.echo(render_timeline_table(events, tz, show_all))
+
+
+def render_timeline_table(events: list[dict], tz, show_all: bool = False) -> str:
+    if not events:
+        return "no events"
+    blocks = []
+    by_claim: dict[str, list[dict]] = {}
+    for event in events:
+        by_claim.setdefault(event["claim"], []).append(event)
+    for claim_id, claim_events in by_claim.items():
+        rows, folded = [], 0
+        for e in claim_events:
+            if e["kind"] == "observation" and not e["changed"] and not show_all:
+                folded += 1
+                continue
+            what = {"baseline": "baseline", "edit": "ledger edit"}.get(
+                e["kind"], "change" if e["changed"] else "seen"
+            )
+            label = f"[{e['key']}] " if e["key"] else ""
+            rows.append(
+                [
+                    render.local(e["at"], tz),
+                    what,
+                    label + render.value_text(e["value"], e["unit"], 40),
+                    render.delta_text(e["delta_pct"]),
+                    render.clip(e["source"], 40),
+                ]
+            )
+        title = next((e["title"] for e in claim_events if e["kind"] != "observation"), "")
+        head = f"{claim_id}" + (f" — {title}" if title else "")
+        body = render.table(["date", "event", "value", "delta", "source"], rows)
+        tail = (
+            f"\n  (+{folded} restatement{'s' if folded != 1 else ''} that changed nothing; --all lists them)"
+            if folded
+            else ""
+        )
+        blocks.append(f"{head}\n{body}{tail}")
+    return "\n\n".join(blocks)
+
+
+def main():
+    cli(prog_name="claimwatch")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Shared fixtures: databases (SQLite always, PostgreSQL where one answers), settings, CLI runner."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from db.engine import make_engine, upgrade
+from monitor.config import load_settings
+
+DATA = Path(__file__).parent / "data"
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def postgres_available() -> str | None:
+    """None when a PostgreSQL answers on 127.0.0.1:5432, else the reason to skip."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        with psycopg.connect(PG_ADMIN.replace("postgresql://", "postgresql://"), connect_timeout=3):
+            return None
+    except Exception as exc:  # any failure to connect means: no server here
+        return f"no PostgreSQL on 127.0.0.1:5432 ({type(exc).__name__})"
+
+
+PG_SKIP = postgres_available()
+
+
+@pytest.fixture
+def pg_url():
+    if PG_SKIP:
+        pytest.skip(PG_SKIP)
+    import psycopg
+
+    name = f"claimwatch_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'claimwatch.db'}"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def engine(db_url):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'claimwatch.db'}"
+
+
+@pytest.fixture
+def settings(sqlite_url):
+    return load_settings(None, environ={}, overrides={"database_url": sqlite_url})
+
+
+@pytest.fixture
+def runner(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    for name in (
+        "CLAIMWATCH_CONFIG",
+        "CLAIMWATCH_DATABASE_URL",
+        "CLAIMWATCH_SLACK_WEBHOOK_URL",
+        "CLAIMWATCH_SMTP_PASSWORD",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    return CliRunner()
