@@ -140,3 +140,195 @@ def source_label(source: dict) -> str:
     seed = source.get("seed_file", "")
     label = f"{via} via {publisher}" if via else publisher
     return f"{label} [{seed}]" if seed else label
+
+
+# ---------------------------------------------------------------- polls
+
+
+@dataclass
+class ObservationDraft:
+    claim_id: str
+    key: str
+    value: object
+    unit: str
+    signal: str
+    excerpt: str
+    changed: bool
+    delta_pct: float | None
+    previous: object
+
+
+@dataclass
+class ItemDraft:
+    dedupe_key: str
+    content_hash: str
+    title: str
+    url: str
+    published_at: datetime | None
+    relevant: bool
+    source: str
+    observations: list[ObservationDraft]
+
+
+@dataclass
+class PollOutcome:
+    """What one poll learned; `error_kind` None means the poll succeeded (or was not modified)."""
+
+    watcher: str
+    kind: str
+    url: str
+    started_at: datetime
+    items: list[ItemDraft]
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    error_kind: str | None = None
+    error: str | None = None
+    warning: str | None = None
+    next_due_at: datetime | None = None
+
+
+@dataclass
+class PollReport:
+    watcher: str
+    outcome: str  # ok | not-modified | failed kinds | raced
+    items: int = 0
+    observations: int = 0
+    changes: int = 0
+    error: str | None = None
+
+
+def record_poll(
+    engine: Engine, outcome: PollOutcome, *, channels: list[str], failures_alert: int
+) -> PollReport:
+    """Store a poll in one transaction: items, observations, outbox rows and the watcher's state.
+
+    The unique keys on items make a poll that another process already stored a no-op ("raced").
+    """
+    from db.models import Alert, Item, Observation, WatcherState
+
+    now = outcome.started_at
+    try:
+        with Session(engine) as session:
+            state = session.get(WatcherState, outcome.watcher, with_for_update=True)
+            if state is None:
+                state = WatcherState(name=outcome.watcher, kind=outcome.kind, url=outcome.url)
+                session.add(state)
+            state.kind, state.url = outcome.kind, outcome.url
+            state.last_polled_at = now
+            state.polls += 1
+            state.next_due_at = outcome.next_due_at
+            report = PollReport(watcher=outcome.watcher, outcome="ok")
+            if outcome.error_kind:
+                report.outcome, report.error = outcome.error_kind, outcome.error
+                state.last_error, state.last_error_kind, state.last_error_at = (
+                    outcome.error,
+                    outcome.error_kind,
+                    now,
+                )
+                state.consecutive_failures += 1
+                if state.consecutive_failures >= failures_alert and state.health not in (
+                    "failing",
+                    "blocked",
+                ):
+                    state.health = "blocked" if outcome.error_kind == "blocked" else "failing"
+                    _health_alert(session, Alert, state, channels, now, "failing")
+            else:
+                if state.health in ("failing", "blocked"):
+                    _health_alert(session, Alert, state, channels, now, "recovered")
+                state.health = "ok"
+                state.consecutive_failures = 0
+                state.last_success_at = now
+                state.warning = outcome.warning
+                if outcome.not_modified:
+                    report.outcome = "not-modified"
+                if outcome.etag is not None or outcome.last_modified is not None:
+                    state.etag, state.last_modified = outcome.etag, outcome.last_modified
+            session.flush()
+            for draft in outcome.items:
+                item = Item(
+                    watcher=outcome.watcher,
+                    dedupe_key=draft.dedupe_key,
+                    content_hash=draft.content_hash,
+                    title=draft.title[:2000],
+                    url=draft.url[:2000],
+                    published_at=draft.published_at,
+                    seen_at=now,
+                    relevant=draft.relevant,
+                )
+                session.add(item)
+                session.flush()
+                report.items += 1
+                for obs in draft.observations:
+                    row = Observation(
+                        claim_id=obs.claim_id,
+                        key=obs.key,
+                        value=dumps(obs.value),
+                        value_num=obs.value
+                        if isinstance(obs.value, int | float) and not isinstance(obs.value, bool)
+                        else None,
+                        unit=obs.unit,
+                        at=draft.published_at or now,
+                        seen_at=now,
+                        source=outcome.watcher,
+                        url=draft.url[:2000],
+                        title=draft.title[:2000],
+                        excerpt=obs.excerpt[:2000],
+                        signal=obs.signal,
+                        changed=obs.changed,
+                        delta_pct=obs.delta_pct,
+                        previous_value=None if obs.previous is None else dumps(obs.previous),
+                        item_id=item.id,
+                    )
+                    session.add(row)
+                    session.flush()
+                    report.observations += 1
+                    if obs.changed:
+                        report.changes += 1
+                        for channel in channels:
+                            session.add(
+                                Alert(
+                                    event_key=f"obs:{row.id}",
+                                    channel=channel,
+                                    kind="change",
+                                    observation_id=row.id,
+                                    item_id=item.id,
+                                    claim_id=obs.claim_id,
+                                    created_at=now,
+                                    next_attempt_at=now,
+                                )
+                            )
+            if report.items:
+                state.items_seen += report.items
+                state.last_new_item_at = now
+            session.add(state)
+            session.commit()
+            return report
+    except IntegrityError:
+        return PollReport(watcher=outcome.watcher, outcome="raced")
+
+
+def _health_alert(
+    session, alert_model, state, channels: list[str], now: datetime, what: str
+) -> None:
+    body = dumps(
+        {
+            "watcher": state.name,
+            "state": what,
+            "error": state.last_error,
+            "kind": state.last_error_kind,
+            "failures": state.consecutive_failures,
+        }
+    )
+    for channel in channels:
+        session.add(
+            alert_model(
+                event_key=f"health:{state.name}:{what}:{now.isoformat()}",
+                channel=channel,
+                kind="health",
+                subject=f"watcher {state.name} {'is failing' if what == 'failing' else 'recovered'}",
+                body=body,
+                created_at=now,
+                next_attempt_at=now,
+            )
+        )

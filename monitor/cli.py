@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from datetime import UTC, datetime, time
 
@@ -13,7 +14,7 @@ from db import queries
 from db.ledger import LedgerError
 from monitor import render
 from monitor.config import ConfigError, Settings, config_path, load_settings
-from monitor.service import open_database
+from monitor.service import Poller, open_database
 
 FORMATS = click.Choice(["table", "json"])
 
@@ -252,6 +253,80 @@ def render_timeline_table(events: list[dict], tz, show_all: bool = False) -> str
         )
         blocks.append(f"{head}\n{body}{tail}")
     return "\n\n".join(blocks)
+
+
+@cli.command()
+@click.argument("names", nargs=-1)
+@click.option("-v", "--verbose", is_flag=True, help="Log each step.")
+@click.pass_obj
+def poll(app: App, names, verbose):
+    """Run the named watchers (all enabled ones when none) once, now, and deliver due alerts.
+
+    Example: claimwatch poll openai-news litellm-prices
+    """
+    _logging(verbose)
+    poller = Poller(app.settings, app.engine)
+    try:
+        wanted = poller.names(names)
+        reports = _with_progress(poller, wanted)
+    finally:
+        poller.close()
+    click.echo(render_poll_summary(reports))
+    _deliver_due(app)
+
+
+def _with_progress(poller, names: list[str]):
+    """A bar on a terminal, one plain line per watcher otherwise."""
+    if sys.stderr.isatty():
+        with click.progressbar(length=len(names), label="polling", file=sys.stderr) as bar:
+            return poller.poll_many(names, on_done=lambda _r: bar.update(1))
+    done = []
+
+    def line(report):
+        done.append(report)
+        click.echo(f"[{len(done)}/{len(names)}] {report.watcher}: {report.outcome}", err=True)
+
+    return poller.poll_many(names, on_done=line)
+
+
+def render_poll_summary(reports) -> str:
+    rows = [
+        [
+            r.watcher,
+            r.outcome,
+            str(r.items),
+            str(r.observations),
+            str(r.changes),
+            render.clip(r.error or "", 70),
+        ]
+        for r in reports
+    ]
+    failed = [r for r in reports if r.outcome not in ("ok", "not-modified", "raced")]
+    counts = (
+        f"{len(reports) - len(failed)} ok ({sum(r.outcome == 'not-modified' for r in reports)} not modified), "
+        f"{len(failed)} failed; {sum(r.items for r in reports)} new items, "
+        f"{sum(r.observations for r in reports)} observations, {sum(r.changes for r in reports)} changes"
+    )
+    hint = (
+        "\nfailed: " + ", ".join(r.watcher for r in failed) + " (see 'claimwatch watchers')"
+        if failed
+        else ""
+    )
+    return (
+        render.table(["watcher", "outcome", "items", "obs", "changes", "error"], rows)
+        + f"\n\n{counts}{hint}"
+    )
+
+
+def _deliver_due(app: App) -> None:
+    """Hook for the deliverer; alerts are sent once the alerts package is configured."""
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
 
 
 def main():

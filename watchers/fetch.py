@@ -1,0 +1,188 @@
+"""The only network I/O of a poll: one shared HTTP client with the manners a polite monitor needs."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from monitor.config import HttpConfig
+from watchers.base import BlockedError, Fetched, FetchError, NotModified, TimeoutError_
+
+BOT_WALL = re.compile(
+    rb"just a moment\.\.\.|just a moment&hellip;|cf-chl-|challenge-platform|attention required! \| cloudflare"
+    rb"|enable javascript and cookies to continue|px-captcha|g-recaptcha|h-captcha|ddos protection by"
+    rb"|checking your browser before accessing|are you a robot|please verify you are a human",
+    re.IGNORECASE,
+)
+
+
+def detect_bot_wall(status: int, headers: dict[str, str], body: bytes) -> str | None:
+    """A reason when the response is a challenge or bot wall rather than the content."""
+    if headers.get("cf-mitigated", "").lower() == "challenge":
+        return "Cloudflare challenge (cf-mitigated: challenge)"
+    head = body[:32768]
+    if b"<" in head[:2048] and BOT_WALL.search(head):
+        return f"bot-wall or challenge page (HTTP {status})"
+    return None
+
+
+def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    now = now or datetime.now(UTC)
+    return max(0.0, (when - now).total_seconds())
+
+
+def is_public_address(host: str) -> bool:
+    """False for loopback, private, link-local and other non-public addresses of `host`."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return True  # it will fail to connect anyway, with its own clear error
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not address.is_global or address.is_multicast:
+            return False
+    return True
+
+
+class Fetcher:
+    """Thread-safe; one per process. Per-host limits keep one slow host from taking every worker."""
+
+    def __init__(self, config: HttpConfig):
+        self.config = config
+        self.client = httpx.Client(
+            timeout=httpx.Timeout(config.read_timeout, connect=config.connect_timeout),
+            headers={"User-Agent": config.user_agent, "Accept-Encoding": "gzip, deflate"},
+            follow_redirects=False,
+            trust_env=False,
+            limits=httpx.Limits(max_connections=max(config.concurrency * 2, 10)),
+        )
+        self._hosts: dict[str, threading.BoundedSemaphore] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.client.close()
+
+    @contextmanager
+    def _host_slot(self, url: str):
+        parts = urlsplit(url)
+        host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+        with self._lock:
+            slot = self._hosts.setdefault(host, threading.BoundedSemaphore(self.config.per_host))
+        with slot:
+            yield
+
+    def fetch(
+        self,
+        url: str,
+        *,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        accept: str = "*/*",
+        allow_private_redirects: bool = False,
+        timeout: float | None = None,
+    ) -> Fetched:
+        deadline = time.monotonic() + (timeout or self.config.total_timeout)
+        headers = {"Accept": accept}
+        if etag:
+            headers["If-None-Match"] = etag
+        if last_modified:
+            headers["If-Modified-Since"] = last_modified
+        current = url
+        for _hop in range(self.config.max_redirects + 1):
+            with self._host_slot(current):
+                status, response_headers, body, location = self._get(current, headers, deadline)
+            if location is None:
+                return self._judge(current, status, response_headers, body)
+            target = urljoin(current, location)
+            parts = urlsplit(target)
+            if parts.scheme not in ("http", "https"):
+                raise FetchError(f"{url}: redirect to a non-http(s) URL ({parts.scheme}:) refused")
+            if not allow_private_redirects and not is_public_address(parts.hostname or ""):
+                raise FetchError(
+                    f"{url}: redirect to a private or local address ({parts.hostname}) refused"
+                )
+            current = target
+        raise FetchError(f"{url}: more than {self.config.max_redirects} redirects")
+
+    def _get(self, url: str, headers: dict, deadline: float):
+        try:
+            with self.client.stream("GET", url, headers=headers) as response:
+                if (
+                    response.status_code in (301, 302, 303, 307, 308)
+                    and "location" in response.headers
+                ):
+                    return (
+                        response.status_code,
+                        dict(response.headers),
+                        b"",
+                        response.headers["location"],
+                    )
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > self.config.max_bytes:
+                        raise FetchError(
+                            f"{url}: response larger than {self.config.max_bytes:,} bytes, not read"
+                        )
+                    if time.monotonic() > deadline:
+                        raise TimeoutError_(f"{url}: still sending after the time budget, given up")
+                    chunks.append(chunk)
+                return (
+                    response.status_code,
+                    {k.lower(): v for k, v in response.headers.items()},
+                    b"".join(chunks),
+                    None,
+                )
+        except httpx.TimeoutException:
+            raise TimeoutError_(f"{url}: timed out") from None
+        except httpx.UnsupportedProtocol:
+            raise FetchError(f"{url}: only http and https URLs are fetched") from None
+        except httpx.DecodingError:
+            raise FetchError(f"{url}: the response's compression is corrupt") from None
+        except httpx.ConnectError as exc:
+            raise FetchError(f"{url}: cannot connect ({_reason(exc)})") from None
+        except httpx.HTTPError as exc:
+            raise FetchError(f"{url}: {type(exc).__name__} ({_reason(exc)})") from None
+
+    def _judge(self, url: str, status: int, headers: dict, body: bytes) -> Fetched:
+        if status == 304:
+            raise NotModified(f"{url}: not modified")
+        wall = detect_bot_wall(status, headers, body)
+        if wall:
+            raise BlockedError(
+                f"{url}: {wall}", retry_after=retry_after_seconds(headers.get("retry-after"))
+            )
+        if status in (429, 503):
+            wait = retry_after_seconds(headers.get("retry-after"))
+            hint = f", retry after {int(wait)} s" if wait is not None else ""
+            raise FetchError(f"{url}: HTTP {status}{hint}", retry_after=wait)
+        if status >= 400:
+            raise FetchError(f"{url}: HTTP {status}")
+        if status >= 300:
+            raise FetchError(f"{url}: HTTP {status} without a usable Location")
+        return Fetched(
+            url=url, status=status, headers=headers, body=body, fetched_at=datetime.now(UTC)
+        )
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:200]
