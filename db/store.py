@@ -260,6 +260,8 @@ def record_poll(
                 session.flush()
                 report.items += 1
                 for obs in draft.observations:
+                    if obs.changed and _already_current(session, Observation, obs):
+                        obs.changed, obs.delta_pct = False, None  # another poll got there first
                     row = Observation(
                         claim_id=obs.claim_id,
                         key=obs.key,
@@ -306,6 +308,21 @@ def record_poll(
             return report
     except IntegrityError:
         return PollReport(watcher=outcome.watcher, outcome="raced")
+
+
+def _already_current(session, observation_model, obs: ObservationDraft) -> bool:
+    """Inside the write transaction: is this value already the claim's latest change?"""
+    latest = session.exec(
+        select(observation_model.value)
+        .where(
+            observation_model.claim_id == obs.claim_id,
+            observation_model.key == obs.key,
+            observation_model.changed,
+        )
+        .order_by(observation_model.id.desc())
+        .limit(1)
+    ).first()
+    return latest is not None and latest == dumps(obs.value)
 
 
 def _health_alert(

@@ -318,6 +318,93 @@ def render_poll_summary(reports) -> str:
     )
 
 
+@cli.command("watchers")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.pass_obj
+def watchers_command(app: App, fmt):
+    """Watcher health: last success, last error, failures in a row, next run, items seen.
+
+    Example: claimwatch watchers --format json
+    """
+    with Session(app.engine) as session:
+        rows = health_rows(app.settings, queries.watchers(session=session), now=datetime.now(UTC))
+    if fmt == "json":
+        click.echo(render.to_json(rows))
+        return
+    tz = app.settings.tz
+    table = [
+        [
+            r["name"],
+            r["kind"],
+            r["status"],
+            render.local(r["last_success_at"], tz, True),
+            str(r["consecutive_failures"]),
+            render.local(r["next_run_at"], tz, True),
+            str(r["items_seen"]),
+            render.clip(r["last_error"] or r["warning"] or "", 60),
+        ]
+        for r in rows
+    ]
+    click.echo(
+        render.table(
+            [
+                "watcher",
+                "kind",
+                "status",
+                "last success",
+                "fails",
+                "next run",
+                "items",
+                "last error",
+            ],
+            table,
+        )
+    )
+
+
+def health_rows(settings: Settings, states, *, now: datetime) -> list[dict]:
+    """One row per configured watcher, joined with its stored state; status says what a person needs."""
+    from monitor.config import parse_duration
+
+    by_name = {s.name: s for s in states}
+    rows = []
+    for config in settings.watchers:
+        state = by_name.get(config.name)
+        stale_after = parse_duration(config.stale_after or settings.stale_after)
+        status = "new"
+        if state is not None:
+            last_new = state.last_new_item_at
+            if state.consecutive_failures:
+                status = "blocked" if state.last_error_kind == "blocked" else "failing"
+            elif last_new is not None and now - last_new > stale_after:
+                status = "stale"
+            elif state.last_success_at:
+                status = "ok"
+        if not config.enabled:
+            status = "disabled"
+        rows.append(
+            {
+                "name": config.name,
+                "kind": config.kind,
+                "url": config.url,
+                "status": status,
+                "last_success_at": state.last_success_at if state else None,
+                "last_error": state.last_error if state and state.consecutive_failures else None,
+                "last_error_kind": state.last_error_kind
+                if state and state.consecutive_failures
+                else None,
+                "last_error_at": state.last_error_at if state else None,
+                "warning": state.warning if state else None,
+                "consecutive_failures": state.consecutive_failures if state else 0,
+                "next_run_at": state.next_due_at if state else None,
+                "items_seen": state.items_seen if state else 0,
+                "last_new_item_at": state.last_new_item_at if state else None,
+                "polls": state.polls if state else 0,
+            }
+        )
+    return rows
+
+
 def _deliver_due(app: App) -> None:
     """Hook for the deliverer; alerts are sent once the alerts package is configured."""
 

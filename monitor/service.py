@@ -183,6 +183,7 @@ class Poller:
                 context = PollContext(
                     claims=specs, previous={k: v for (_, k), v in source_state.items()} or None
                 )
+                first_word = not source_state  # this source has never said anything: its baseline
                 observations = []
                 for candidate in watcher.extract(item, context):
                     slot = (candidate.claim_id, candidate.key)
@@ -200,7 +201,7 @@ class Poller:
                         current = queries.current_value(
                             session=session, claim=claims[candidate.claim_id], key=candidate.key
                         ).value
-                    previous = MISSING if not source_state else source_state.get(slot)
+                    previous = MISSING if first_word else source_state.get(slot)
                     verdict = judge(
                         candidate, specs[candidate.claim_id], current, source_previous=previous
                     )

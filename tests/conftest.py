@@ -81,3 +81,65 @@ def runner(monkeypatch, tmp_path):
     ):
         monkeypatch.delenv(name, raising=False)
     return CliRunner()
+
+
+@pytest.fixture
+def server():
+    """A threaded HTTP server on 127.0.0.1 serving whatever a test sets up."""
+    from pytest_httpserver import HTTPServer
+
+    httpserver = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    httpserver.start()
+    yield httpserver
+    httpserver.clear()
+    if httpserver.is_running():
+        httpserver.stop()
+
+
+@pytest.fixture
+def silent_server():
+    """Accepts connections and never answers: a hung source."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(2)
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def fixture_bytes(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+@pytest.fixture
+def make_settings(sqlite_url):
+    """Settings whose watchers are the given dicts; fast timeouts for tests."""
+
+    def build(watchers: list[dict], **overrides):
+        data = {
+            "database_url": sqlite_url,
+            "watchers": watchers,
+            "http": {"connect_timeout": 2, "read_timeout": 1, "total_timeout": 3},
+            **overrides,
+        }
+        return load_settings(None, environ={}, overrides=data)
+
+    return build

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import re
 
 from watchers.base import (
@@ -101,13 +102,13 @@ def figures(rows: list[dict]) -> dict[str, float]:
             keep(
                 f"jalapeno.tokens-per-kw.{model}",
                 m["tput_per_gpu"] / (m["avg_power_w"] / 1000),
-                max,
+                operator.gt,
             )
-        keep(f"jalapeno.tokens-per-user.{model}", m["median_intvty"], max)
-        keep(f"jalapeno.e2e-latency.{model}", m["median_e2el"], min)
+        keep(f"jalapeno.tokens-per-user.{model}", m["median_intvty"], operator.gt)
+        keep(f"jalapeno.e2e-latency.{model}", m["median_e2el"], operator.lt)
         tpot = m["median_tpot"]
         if tpot is not None:  # the API gives seconds; the ledger has milliseconds
-            keep(f"jalapeno.tbt.{model}", tpot * 1000 if tpot < 1 else tpot, min)
+            keep(f"jalapeno.tbt.{model}", tpot * 1000 if tpot < 1 else tpot, operator.lt)
     return best
 
 

@@ -38,8 +38,14 @@ def _price(value, scale: float = 1.0) -> float | None:
     return round(number, 6) if number >= 0 else None
 
 
+MODEL_NAME = re.compile(r"^[a-z0-9][a-z0-9._:\-]{0,99}$")
+
+
 def _model(name: str) -> str:
-    return name.strip().removeprefix("openai/").lower()
+    """The model id: the first word, lower case, without a provider prefix; '' when it is not an id."""
+    words = name.strip().lower().split()
+    model = words[0].removeprefix("openai/") if words else ""
+    return model if MODEL_NAME.match(model) else ""
 
 
 def _rows(entries) -> dict[str, float]:
