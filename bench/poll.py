@@ -49,7 +49,9 @@ def measure(poller, names, label):
     outcomes = {}
     for r in reports:
         outcomes[r.outcome] = outcomes.get(r.outcome, 0) + 1
-    print(f"{label:<16} {len(names) / wall:8.1f} polls/s   {cpu * 1000 / len(names):7.2f} CPU ms/poll   {outcomes}")
+    print(
+        f"{label:<16} {len(names) / wall:8.1f} polls/s   {cpu * 1000 / len(names):7.2f} CPU ms/poll   {outcomes}"
+    )
 
 
 def main():
@@ -68,12 +70,18 @@ def main():
     try:
         with tempfile.TemporaryDirectory() as tmp:
             watchers = [
-                {"name": f"w{i}", "kind": "feed", "url": f"http://127.0.0.1:{port}/feed/{i}"} for i in range(args.watchers)
+                {"name": f"w{i}", "kind": "feed", "url": f"http://127.0.0.1:{port}/feed/{i}"}
+                for i in range(args.watchers)
             ]
-            settings = load_settings(None, environ={}, overrides={
-                "database_url": f"sqlite:///{tmp}/bench.db", "watchers": watchers,
-                "http": {"concurrency": args.concurrency, "per_host": args.concurrency},
-            })
+            settings = load_settings(
+                None,
+                environ={},
+                overrides={
+                    "database_url": f"sqlite:///{tmp}/bench.db",
+                    "watchers": watchers,
+                    "http": {"concurrency": args.concurrency, "per_host": args.concurrency},
+                },
+            )
             engine, _ = open_database(settings)
             poller = Poller(settings, engine)
             names = [w["name"] for w in watchers]

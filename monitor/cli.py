@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import logging
 import sys
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time
+from pathlib import Path
 
 import click
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session
 
+from alerts.base import DeliveryError
+from alerts.deliver import DeliveryReport, deliver
+from alerts.digest import digest_data, render_html, render_text, send_digest
 from db import queries
 from db.ledger import LedgerError
 from monitor import render
 from monitor.config import ConfigError, Settings, config_path, load_settings
+from monitor.health import health_rows
 from monitor.service import Poller, open_database
 
 FORMATS = click.Choice(["table", "json"])
@@ -362,51 +367,75 @@ def watchers_command(app: App, fmt):
     )
 
 
-def health_rows(settings: Settings, states, *, now: datetime) -> list[dict]:
-    """One row per configured watcher, joined with its stored state; status says what a person needs."""
-    from monitor.config import parse_duration
-
-    by_name = {s.name: s for s in states}
-    rows = []
-    for config in settings.watchers:
-        state = by_name.get(config.name)
-        stale_after = parse_duration(config.stale_after or settings.stale_after)
-        status = "new"
-        if state is not None:
-            last_new = state.last_new_item_at
-            if state.consecutive_failures:
-                status = "blocked" if state.last_error_kind == "blocked" else "failing"
-            elif last_new is not None and now - last_new > stale_after:
-                status = "stale"
-            elif state.last_success_at:
-                status = "ok"
-        if not config.enabled:
-            status = "disabled"
-        rows.append(
-            {
-                "name": config.name,
-                "kind": config.kind,
-                "url": config.url,
-                "status": status,
-                "last_success_at": state.last_success_at if state else None,
-                "last_error": state.last_error if state and state.consecutive_failures else None,
-                "last_error_kind": state.last_error_kind
-                if state and state.consecutive_failures
-                else None,
-                "last_error_at": state.last_error_at if state else None,
-                "warning": state.warning if state else None,
-                "consecutive_failures": state.consecutive_failures if state else 0,
-                "next_run_at": state.next_due_at if state else None,
-                "items_seen": state.items_seen if state else 0,
-                "last_new_item_at": state.last_new_item_at if state else None,
-                "polls": state.polls if state else 0,
-            }
+def _deliver_due(app: App, *, ignore_schedule: bool = False) -> DeliveryReport:
+    report = deliver(app.engine, app.settings, ignore_schedule=ignore_schedule)
+    if report.sent or report.retrying or report.given_up:
+        click.echo(
+            f"alerts: {report.sent} sent in {report.messages} message(s), {report.retrying} to retry, "
+            f"{report.given_up} given up"
         )
-    return rows
+    for error in report.errors[:5]:
+        click.echo(f"claimwatch: delivery failed: {error}", err=True)
+    return report
 
 
-def _deliver_due(app: App) -> None:
-    """Hook for the deliverer; alerts are sent once the alerts package is configured."""
+@cli.command("deliver")
+@click.pass_obj
+def deliver_command(app: App):
+    """Send every pending alert now, ignoring the retry schedule (for after an outage).
+
+    Example: claimwatch deliver
+    """
+    report = _deliver_due(app, ignore_schedule=True)
+    if not (report.sent or report.retrying or report.given_up):
+        click.echo("alerts: nothing pending")
+
+
+@cli.command()
+@click.option(
+    "--date", "day", metavar="YYYY-MM-DD", help="The digest's date (default: today, local time)."
+)
+@click.option("--send", is_flag=True, help="Mail it to [alerts.email] recipients (once per date).")
+@click.option(
+    "--force", is_flag=True, help="With --send: send again even if this date's digest was sent."
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write it to FILE (.html for HTML).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "html"]), default="text", show_default=True
+)
+@click.pass_obj
+def digest(app: App, day, send, force, output, fmt):
+    """The daily digest: changes, restatements, milestones, watcher health, undelivered alerts.
+
+    Example: claimwatch digest --date 2026-12-02 --output digest.html
+    """
+    settings = app.settings
+    try:
+        when = date.fromisoformat(day) if day else datetime.now(settings.tz).date()
+    except ValueError:
+        raise click.BadParameter(
+            f"{day!r} is not a date (YYYY-MM-DD)", param_hint="--date"
+        ) from None
+    if send:
+        try:
+            outcome = send_digest(app.engine, settings, when, force=force)
+        except DeliveryError as exc:
+            _fail(f"digest for {when} not sent: {exc}", code=1)
+        click.echo(f"digest for {when}: {outcome}")
+        return
+    with Session(app.engine) as session:
+        data = digest_data(session, settings, when)
+    html = fmt == "html" or (output or "").endswith((".html", ".htm"))
+    text = render_html(data, settings) if html else render_text(data, settings)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"digest for {when} written to {output}")
+    else:
+        click.echo(text, nl=False)
 
 
 def _logging(verbose: bool) -> None:

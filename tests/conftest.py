@@ -143,3 +143,58 @@ def make_settings(sqlite_url):
         return load_settings(None, environ={}, overrides=data)
 
     return build
+
+
+class SmtpSink:
+    """Collects what a real SMTP server (aiosmtpd) receives."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.messages.append(envelope)
+        return "250 Message accepted for delivery"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def smtp():
+    from aiosmtpd.controller import Controller
+
+    sink = SmtpSink()
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    sink.port = controller.port
+    yield sink
+    controller.stop()
+
+
+@pytest.fixture
+def webhook(server):
+    """A local endpoint standing in for Slack's incoming webhook; records every JSON body."""
+    from werkzeug import Response
+
+    hook = type("Hook", (), {})()
+    hook.bodies, hook.status = [], [200]
+
+    def handle(request):
+        import json as _json
+
+        status = hook.status.pop(0) if len(hook.status) > 1 else hook.status[0]
+        if status == 200:
+            hook.bodies.append(_json.loads(request.get_data()))
+            return Response("ok", status=200)
+        return Response(
+            "unavailable", status=status, headers={"Retry-After": "1"} if status == 429 else {}
+        )
+
+    server.expect_request("/hook", method="POST").respond_with_handler(handle)
+    hook.url = server.url_for("/hook")
+    return hook

@@ -37,7 +37,10 @@ def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed
     feed_title = parsed.feed.get("title", "") or source_name
     items = []
     for entry in parsed.entries:
-        title = html_text(entry.get("title", ""))
+        title = entry.get("title", "")
+        if entry.get("title_detail", {}).get("type") != "text/plain":
+            title = html_text(title)
+        title = " ".join(title.split())
         link = entry.get("link", "")
         parts = [entry.get("summary", "")] + [c.get("value", "") for c in entry.get("content", [])]
         text = html_text(" ".join(p for p in parts if p))[:MAX_TEXT]

@@ -1,0 +1,27 @@
+"""The terminal: where alerts go when no other channel is configured."""
+
+from __future__ import annotations
+
+import sys
+
+from alerts.base import Alerter
+from alerts.text import change_line, detail, headline
+from monitor.render import clip
+
+
+class ConsoleAlerter(Alerter, channel="console"):
+    group_by_item = True
+    stream = None  # tests and the demo point this elsewhere
+
+    def send(self, views: list[dict]) -> None:
+        out = self.stream or sys.stdout
+        for view in views:
+            if view["event"] == "change":
+                print(
+                    f"ALERT {headline(view)} ({view['claim_id']})\n      {change_line(view)}\n"
+                    f"      {view.get('source')}: {clip(view.get('title') or '', 100)} {view.get('url') or ''}",
+                    file=out,
+                )
+            else:
+                print(f"ALERT {headline(view)}: {detail(view)}", file=out)
+        out.flush()

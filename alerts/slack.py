@@ -1,0 +1,125 @@
+"""Slack incoming webhooks: one Block Kit message per source item, escaped, within Slack's limits."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from alerts.base import Alerter, DeliveryError
+from alerts.text import change_line, detail, headline
+from monitor.render import clip, local
+from watchers.fetch import retry_after_seconds
+
+MAX_BLOCKS = 50
+MAX_TEXT = 3000
+MAX_HEADER = 150
+
+
+def escape(text: str) -> str:
+    """Slack mrkdwn escaping: web text can neither ping @channel nor forge a link."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def link(url: str, label: str) -> str:
+    if not re.match(r"^https?://", url or ""):
+        return escape(label)
+    safe = url.replace("|", "%7C").replace(">", "%3E").replace("<", "%3C").replace(" ", "%20")
+    return f"<{safe}|{escape(clip(label, 200))}>"
+
+
+def _section(text: str) -> dict:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": clip_keep_lines(text, MAX_TEXT)}}
+
+
+def clip_keep_lines(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def payload(views: list[dict], tz) -> dict:
+    """The webhook body for one message: the changes one source item brought, or one event."""
+    first = views[0]
+    if first["event"] != "change":
+        text = f"{headline(first)}: {detail(first)}"
+        return {
+            "text": escape(clip(text, MAX_TEXT)),
+            "blocks": [_section(f"*{escape(headline(first))}*\n{escape(detail(first))}")],
+        }
+    title = first.get("title") or first.get("source", "")
+    header = (
+        f"{len(views)} claims changed"
+        if len(views) > 1
+        else f"Claim changed: {first['claim_title']}"
+    )
+    blocks: list[dict] = [
+        {"type": "header", "text": {"type": "plain_text", "text": clip(header, MAX_HEADER)}}
+    ]
+    fallback = []
+    shown = views[: (MAX_BLOCKS - 3) // 2]
+    for view in shown:
+        key = f" `{escape(view['key'])}`" if view.get("key") else ""
+        blocks.append(
+            _section(
+                f"*{escape(view['claim_title'])}* (`{escape(view['claim_id'])}`){key}\n{escape(change_line(view))}\n"
+                f"verification: {escape(view.get('verification') or '-')}"
+            )
+        )
+        if view.get("excerpt"):
+            blocks.append(_section("> " + escape(clip(view["excerpt"], 600))))
+        fallback.append(
+            f"{view['claim_id']}{' ' + view['key'] if view.get('key') else ''}: {change_line(view)}"
+        )
+    if len(views) > len(shown):
+        blocks.append(
+            _section(f"…and {len(views) - len(shown)} more changes from the same source.")
+        )
+    when = local(first.get("at"), tz, True)
+    blocks.append(
+        {
+            "type": "context",
+            "elements": [
+                {
+                    "type": "mrkdwn",
+                    "text": clip_keep_lines(
+                        f"Source: {link(first.get('url', ''), title)} · {escape(first.get('source', ''))} · {when}",
+                        MAX_TEXT,
+                    ),
+                }
+            ],
+        }
+    )
+    return {"text": escape(clip("; ".join(fallback), MAX_TEXT)), "blocks": blocks[:MAX_BLOCKS]}
+
+
+class SlackAlerter(Alerter, channel="slack"):
+    group_by_item = True
+
+    def __init__(self, settings):
+        super().__init__(settings)
+        self.client = httpx.Client(
+            timeout=httpx.Timeout(15, connect=5), follow_redirects=False, trust_env=False
+        )
+
+    def close(self) -> None:
+        self.client.close()
+
+    def send(self, views: list[dict]) -> None:
+        url = self.settings.alerts.slack.webhook_url
+        try:
+            response = self.client.post(url, json=payload(views, self.settings.tz))
+        except httpx.HTTPError as exc:
+            raise DeliveryError(f"Slack webhook unreachable ({type(exc).__name__})") from None
+        if response.status_code == 429:
+            raise DeliveryError(
+                "Slack rate limit (429)",
+                retry_after=retry_after_seconds(response.headers.get("retry-after")),
+            )
+        if response.status_code >= 500:
+            raise DeliveryError(f"Slack answered HTTP {response.status_code}")
+        if (
+            response.status_code >= 400
+        ):  # a bad payload or a revoked webhook will not heal by retrying
+            raise DeliveryError(
+                f"Slack refused the message: HTTP {response.status_code} {clip(response.text, 100)}",
+                permanent=True,
+            )
