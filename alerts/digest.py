@@ -43,8 +43,11 @@ def digest_data(
     ).all()
     changes: dict[str, dict] = {}
     evidence: dict[str, dict] = {}
+    levels: dict[str, str] = {}
     for obs in rows:
         claim = claims[obs.claim_id]
+        if claim.id not in levels:
+            levels[claim.id] = verification(session, claim, json.loads(claim.spec))
         view = {
             "claim_id": claim.id,
             "claim_title": claim.title,
@@ -59,7 +62,7 @@ def digest_data(
             "title": obs.title,
             "excerpt": obs.excerpt,
             "at": obs.at,
-            "verification": verification(session, claim, json.loads(claim.spec)),
+            "verification": levels[claim.id],
             "event": "change",
         }
         if obs.changed:

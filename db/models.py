@@ -86,6 +86,7 @@ class Observation(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("item_id", "claim_id", "key"),
         Index("ix_observations_claim_at", "claim_id", "key", "seen_at"),
+        Index("ix_observations_claim_changed", "claim_id", "key", "changed", "id"),
     )
     id: int | None = Field(default=None, primary_key=True)
     claim_id: str = Field(foreign_key="claims.id", max_length=200)
