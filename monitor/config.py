@@ -138,6 +138,7 @@ class Settings(Strict):
     timezone: str = "UTC"
     claims: list[str] = ["jalapeno"]
     rsshub_url: str = "https://rsshub.app"
+    extra_signals: list[str] = []
     failures_alert: int = Field(default=3, ge=1)
     stale_after: str = "14d"
     watchers: list[WatcherConfig] = []

@@ -30,6 +30,7 @@ from db.store import (
 )
 from monitor.config import ConfigError, Settings, parse_duration
 from watchers.base import Fetched, NotModified, ParsedItem, PollContext, WatchError, snapshot_key
+from watchers.extract import rules
 from watchers.fetch import Fetcher
 from watchers.judge import MISSING, judge
 
@@ -78,6 +79,10 @@ class Poller:
         self.clock = clock
         self.watchers = build_watchers(settings)
         self.channels = enabled_channels(settings)
+        try:
+            self.rules = rules(tuple(settings.extra_signals))
+        except ValueError as exc:
+            raise ConfigError(f"{settings.source}: extra_signals: {exc}") from None
 
     def close(self) -> None:
         self.fetcher.close()
@@ -181,7 +186,9 @@ class Poller:
             fresh = self._new_items(session, name, items)
             for item, dedupe_key in fresh:
                 context = PollContext(
-                    claims=specs, previous={k: v for (_, k), v in source_state.items()} or None
+                    claims=specs,
+                    previous={k: v for (_, k), v in source_state.items()} or None,
+                    rules=self.rules,
                 )
                 first_word = not source_state  # this source has never said anything: its baseline
                 observations = []

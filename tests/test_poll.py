@@ -359,3 +359,34 @@ def test_watchers_command_shows_health(server, runner, tmp_path, sqlite_url):
         "last",
         "error",
     ]
+
+
+def test_a_user_signal_without_code(server, make_settings, tmp_path):
+    signals = tmp_path / "mine.toml"
+    signals.write_text(
+        '[[signals]]\nid = "gen2-taped-out"\nclaim = "jalapeno.gen2.tapeout"\nvalue = "taped out"\n'
+        "patterns = ['second[- ]generation\\s+(?:\\w+\\s+){0,3}taped out', '第二代.{0,8}(?:已)?流片']\n",
+        encoding="utf-8",
+    )
+    body = b"""<rss version="2.0"><channel><title>T</title><item><guid>g1</guid><title>OpenAI's second-generation Jalapeno chip has taped out at TSMC</title></item></channel></rss>"""
+    server.expect_request("/f").respond_with_data(body, content_type="application/xml")
+    settings = make_settings(
+        [{"name": "f", "kind": "feed", "url": server.url_for("/f")}], extra_signals=[str(signals)]
+    )
+    p, engine = poller(settings)
+    assert p.poll("f").changes == 1
+    assert [
+        json.loads(o.value) for o in observations(engine, claim_id="jalapeno.gen2.tapeout")
+    ] == ["taped out"]
+
+
+def test_a_broken_user_signal_is_a_config_error(make_settings, tmp_path):
+    from monitor.config import ConfigError
+
+    signals = tmp_path / "bad.toml"
+    signals.write_text(
+        '[[signals]]\nid = "x"\nclaim = "a.b"\npatterns = ["(unclosed"]\n', encoding="utf-8"
+    )
+    settings = make_settings([], extra_signals=[str(signals)])
+    with pytest.raises(ConfigError, match=r"extra_signals: .*bad\.toml: signal x: bad pattern"):
+        poller(settings)

@@ -107,7 +107,8 @@ class PollContext:
     """What extraction may know of the world: the claims and, for snapshots, the source's last state."""
 
     claims: dict[str, dict] = field(default_factory=dict)  # id -> spec
-    previous: dict[str, Any] = field(default_factory=dict)  # per key, this source's last value
+    previous: dict[str, Any] | None = None  # per key, this source's last value; None: never seen
+    rules: Any = None  # the signal table (watchers.extract.Rules); None: the built-in one
 
 
 class Watcher:

@@ -81,8 +81,33 @@ def parse_rules(data: dict) -> Rules:
 
 
 @cache
-def rules(path: Path = SIGNALS) -> Rules:
-    return parse_rules(tomllib.loads(path.read_text(encoding="utf-8")))
+def rules(extra: tuple[str, ...] = ()) -> Rules:
+    """The built-in signal table, plus the signals of each extra file (a user's own, no code needed)."""
+    data = tomllib.loads(SIGNALS.read_text(encoding="utf-8"))
+    for path in extra:
+        try:
+            more = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: cannot read signals: {exc}") from None
+        for index, signal in enumerate(more.get("signals", [])):
+            complete = (
+                isinstance(signal, dict)
+                and {"id", "patterns"} <= set(signal)
+                and {"claim", "claims"} & set(signal)
+            )
+            if not complete:
+                raise ValueError(
+                    f"{path}: signals[{index}]: needs id, patterns and claim (or claims)"
+                )
+            for pattern in signal["patterns"]:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ValueError(
+                        f"{path}: signal {signal['id']}: bad pattern {pattern!r}: {exc}"
+                    ) from None
+        data["signals"] = data["signals"] + more.get("signals", [])
+    return parse_rules(data)
 
 
 def is_relevant(text: str, rules_: Rules | None = None) -> bool:
@@ -107,9 +132,12 @@ def asserted(clause: str, r: Rules) -> bool:
 
 
 def extract_item(
-    item: ParsedItem, claims: dict[str, dict], only: list[str] | None = None
+    item: ParsedItem,
+    claims: dict[str, dict],
+    only: list[str] | None = None,
+    rules_: Rules | None = None,
 ) -> list[Candidate]:
-    r = rules()
+    r = rules_ or rules()
     text = f"{item.title}. {item.text}" if item.title else item.text
     if not is_relevant(text, r):
         return []

@@ -100,4 +100,4 @@ class FeedWatcher(Watcher, kind="feed"):
         return parse_feed(fetched.body, fetched.headers, self.name)
 
     def extract(self, item: ParsedItem, context: PollContext) -> list[Candidate]:
-        return extract_item(item, context.claims, only=self.config.signals)
+        return extract_item(item, context.claims, only=self.config.signals, rules_=context.rules)
