@@ -17,8 +17,10 @@ $(BIN)/claimwatch: pyproject.toml
 install: $(BIN)/claimwatch
 
 run: install
-	$(BIN)/claimwatch init
-	$(BIN)/claimwatch claims
+	$(BIN)/claimwatch run
+
+demo: install
+	$(BIN)/claimwatch demo
 
 test: install
 	$(BIN)/python -m pytest

@@ -349,3 +349,40 @@ def _health_alert(
                 next_attempt_at=now,
             )
         )
+
+
+def record_milestone_alerts(
+    engine: Engine, overdue: list[dict], *, channels: list[str], now: datetime
+) -> int:
+    """One alert per milestone whose due date passed unconfirmed; the unique key makes it once ever."""
+    from db.models import Alert
+
+    added = 0
+    for milestone in overdue:
+        for channel in channels:
+            with Session(engine) as session:
+                session.add(
+                    Alert(
+                        event_key=f"milestone:{milestone['claim_id']}:overdue:{milestone['due']}",
+                        channel=channel,
+                        kind="milestone",
+                        claim_id=milestone["claim_id"],
+                        subject=f"{milestone['title']}: overdue since {milestone['due']}",
+                        body=dumps(
+                            {
+                                "claim_id": milestone["claim_id"],
+                                "claim_title": milestone["title"],
+                                "due": milestone["due"],
+                                "state": milestone["state"],
+                            }
+                        ),
+                        created_at=now,
+                        next_attempt_at=now,
+                    )
+                )
+                try:
+                    session.commit()
+                    added += 1
+                except IntegrityError:
+                    session.rollback()  # raised before: once is enough
+    return added

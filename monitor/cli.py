@@ -323,6 +323,26 @@ def render_poll_summary(reports) -> str:
     )
 
 
+@cli.command()
+@click.option("-v", "--verbose", is_flag=True, help="Log every step, not just one line per poll.")
+@click.pass_obj
+def run(app: App, verbose):
+    """Run the service: every watcher on its schedule, alerts, the daily digest. Stop with Ctrl-C.
+
+    Example: claimwatch --config claimwatch.toml run
+    """
+    from monitor.scheduler import run_forever
+
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not verbose:
+        for noisy in ("apscheduler", "httpx", "httpcore"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
+    run_forever(app.settings, app.engine)
+
+
 @cli.command("watchers")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.pass_obj
