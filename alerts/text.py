@@ -13,6 +13,8 @@ def what(view: dict) -> str:
 def change_line(view: dict) -> str:
     """baseline 85,448 tok/s/kW → previous 85,448 tok/s/kW → now 80,100 tok/s/kW (-6.3%)"""
     unit = view.get("unit", "")
+    if view.get("baseline") is None and view.get("previous") is None:
+        return f"new: {value_text(view.get('value'), unit, 120)}"
     parts = [f"baseline {value_text(view.get('baseline'), unit, 60)}"]
     if view.get("previous") is not None and view.get("previous") != view.get("baseline"):
         parts.append(f"previous {value_text(view['previous'], unit, 60)}")

@@ -47,14 +47,14 @@ def alert_view(session: Session, alert: Alert) -> dict:
 
 
 def _first_value(session: Session, obs: Observation):
-    """A keyed value's baseline: the first value seen for its key."""
+    """A keyed value's baseline: the first value seen for its key; None when this is the first."""
     row = session.exec(
-        select(Observation.value)
+        select(Observation.id, Observation.value)
         .where(Observation.claim_id == obs.claim_id, Observation.key == obs.key)
         .order_by(col(Observation.id))
         .limit(1)
     ).first()
-    return json.loads(row) if row else None
+    return json.loads(row[1]) if row and row[0] != obs.id else None
 
 
 def verification(session: Session, claim: Claim, spec: dict) -> str:

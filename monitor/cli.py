@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time as time_module
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
@@ -30,6 +31,7 @@ class App:
     def __init__(self, config: str | None, db: str | None):
         overrides = {"database_url": db} if db else {}
         self.settings: Settings = load_settings(config_path(config), overrides=overrides)
+        self.db = db
         self._engine = None
 
     @property
@@ -341,6 +343,39 @@ def run(app: App, verbose):
         for noisy in ("apscheduler", "httpx", "httpcore"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
     run_forever(app.settings, app.engine)
+
+
+@cli.command()
+@click.option(
+    "--out",
+    default="claimwatch-demo",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the daily digest HTML files.",
+)
+@click.pass_obj
+def demo(app: App, out):
+    """Replay a month of the Jalapeño story offline: real watchers, alerts, digests, timeline.
+
+    Uses a throwaway database unless --db is given. Example: claimwatch demo --out /tmp/demo
+    """
+    import tempfile
+
+    from monitor.demo import run_demo
+
+    started = time_module.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = app.db or f"sqlite:///{Path(tmp) / 'demo.db'}"
+        click.echo(
+            f"Replaying the story on a local server; database {'--db' if app.db else 'throwaway'}.\n"
+        )
+        result = run_demo(url, Path(out), sys.stdout, bar=sys.stdout.isatty())
+    click.echo(
+        f"\n{result['changes']} changes, {result['alerts']} alerts, {len(result['digests'])} digests in {out}/ "
+        f"(open {result['digests'][-1]}), {time_module.monotonic() - started:.1f} s.\n"
+    )
+    click.echo("Timeline of every claim that changed:\n")
+    click.echo(render_timeline_table(result["timeline"], app.settings.tz))
 
 
 @cli.command("watchers")

@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Engine
@@ -129,6 +130,9 @@ class Poller:
                 allow_private_redirects=config.allow_private_redirects,
                 timeout=config.timeout,
             )
+            fetched = replace(
+                fetched, fetched_at=now
+            )  # the poller's clock is when Claimwatch saw it
             parsed = watcher.parse(fetched)
             outcome.items = self._judge_items(watcher, parsed.items, fetched, now)
             outcome.etag, outcome.last_modified = (

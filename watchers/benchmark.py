@@ -130,7 +130,7 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
             items=[
                 ParsedItem(
                     dedupe_key="",
-                    title=f"{self.name}: InferenceX results",
+                    title="InferenceX results",
                     url=fetched.url,
                     published_at=fetched.fetched_at,
                     source=self.name,

@@ -249,7 +249,7 @@ class PricesWatcher(Watcher, kind="prices"):
             items=[
                 ParsedItem(
                     dedupe_key="",
-                    title=f"{self.name} price list",
+                    title="price list",
                     url=fetched.url,
                     published_at=_http_date(modified) or fetched.fetched_at,
                     source=self.name,
