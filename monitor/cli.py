@@ -112,18 +112,7 @@ def claims(app: App, fmt, subject, kind):
     with Session(app.engine) as session:
         rows = queries.claim_summaries(session=session, subject=subject, kind=kind)
     if fmt == "json":
-        keep = (
-            "id",
-            "title",
-            "kind",
-            "baseline",
-            "current",
-            "comparator",
-            "verification",
-            "due",
-            "changed_at",
-        )
-        click.echo(render.to_json([{k: r[k] for k in keep} for r in rows]))
+        click.echo(render.to_json(render.claims_payload(rows)))
         return
     tz = app.settings.tz
     table = [
@@ -152,24 +141,6 @@ def _when(text: str | None, tz, *, end: bool = False) -> datetime | None:
     if len(text) == 10 and end:  # --until 2026-12-01 includes that whole day
         parsed = datetime.combine(parsed.date(), time.max)
     return (parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)).astimezone(UTC)
-
-
-TIMELINE_FIELDS = [
-    "claim",
-    "at",
-    "seen_at",
-    "kind",
-    "key",
-    "value",
-    "unit",
-    "source",
-    "url",
-    "title",
-    "excerpt",
-    "signal",
-    "changed",
-    "delta_pct",
-]
 
 
 @cli.command()
@@ -210,16 +181,9 @@ def timeline(app: App, claim_ids, subject, since, until, fmt, show_all):
             until=_when(until, tz, end=True),
         )
     if fmt == "json":
-        click.echo(
-            render.to_json(
-                [
-                    {k: e[k] for k in TIMELINE_FIELDS + ["previous", "comparator", "conditions"]}
-                    for e in events
-                ]
-            )
-        )
+        click.echo(render.to_json(render.timeline_payload(events)))
     elif fmt == "csv":
-        click.echo(render.to_csv(events, TIMELINE_FIELDS), nl=False)
+        click.echo(render.to_csv(events, list(render.TIMELINE_FIELDS)), nl=False)
     else:
         click.echo(render_timeline_table(events, tz, show_all))
 
@@ -376,6 +340,25 @@ def demo(app: App, out):
     )
     click.echo("Timeline of every claim that changed:\n")
     click.echo(render_timeline_table(result["timeline"], app.settings.tz))
+
+
+@cli.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default)."
+)
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.pass_obj
+def serve(app: App, host, port):
+    """Serve the read-only dashboard: the claims board, claim timelines, /alerts.atom and a JSON API.
+
+    Example: claimwatch serve --port 8080
+    """
+    import uvicorn
+
+    from monitor.web import create_app
+
+    click.echo(f"Claimwatch dashboard on http://{host}:{port}/ (Ctrl-C to stop)")
+    uvicorn.run(create_app(app.settings, app.engine), host=host, port=port, log_level="warning")
 
 
 @cli.command("watchers")

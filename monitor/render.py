@@ -112,3 +112,42 @@ def to_csv(rows: list[dict], fields: list[str]) -> str:
             }
         )
     return out.getvalue()
+
+
+# The JSON shapes of `claims` and `timeline`, shared by the CLI and the web API.
+CLAIM_FIELDS = (
+    "id",
+    "title",
+    "kind",
+    "baseline",
+    "current",
+    "comparator",
+    "verification",
+    "due",
+    "changed_at",
+)
+TIMELINE_FIELDS = (
+    "claim",
+    "at",
+    "seen_at",
+    "kind",
+    "key",
+    "value",
+    "unit",
+    "source",
+    "url",
+    "title",
+    "excerpt",
+    "signal",
+    "changed",
+    "delta_pct",
+)
+TIMELINE_JSON_FIELDS = (*TIMELINE_FIELDS, "previous", "comparator", "conditions")
+
+
+def claims_payload(rows: list[dict]) -> list[dict]:
+    return [{k: row[k] for k in CLAIM_FIELDS} for row in rows]
+
+
+def timeline_payload(events: list[dict]) -> list[dict]:
+    return [{k: event[k] for k in TIMELINE_JSON_FIELDS} for event in events]
