@@ -29,7 +29,11 @@ def build_message(config: EmailConfig, subject: str, text: str, html: str) -> Em
 
 
 def smtp_send(config: EmailConfig, message: EmailMessage) -> None:
-    """Send or raise DeliveryError; the password never appears in an error."""
+    """Send or raise DeliveryError; the password never appears in an error.
+
+    Failures, 5xx included, are retried until `give_up_after`: an operator can fix a password or a
+    recipient in the meantime. Only a missing configuration is final at once.
+    """
     if not config.smtp_host or not config.recipients:
         raise DeliveryError(
             "email is not configured: set [alerts.email] smtp_host and recipients", permanent=True
@@ -53,18 +57,15 @@ def smtp_send(config: EmailConfig, message: EmailMessage) -> None:
     except smtplib.SMTPAuthenticationError as exc:
         raise DeliveryError(
             f"SMTP authentication failed for user {config.username!r} (code {exc.smtp_code}); check CLAIMWATCH_SMTP_PASSWORD",
-            permanent=True,
         ) from None
     except smtplib.SMTPRecipientsRefused as exc:
         codes = sorted({code for code, _ in exc.recipients.values()})
         raise DeliveryError(
             f"SMTP server refused the recipients (codes {codes})",
-            permanent=all(c >= 500 for c in codes),
         ) from None
     except smtplib.SMTPResponseException as exc:
         raise DeliveryError(
             f"SMTP error {exc.smtp_code}: {clip(_text(exc.smtp_error), 150)}",
-            permanent=exc.smtp_code >= 500,
         ) from None
     except smtplib.SMTPNotSupportedError:
         raise DeliveryError(

@@ -36,7 +36,8 @@ def parse_duration(text: str) -> timedelta:
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: TOML has real types, so "3" for a number is a mistake to report, not to coerce
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 def _duration(value: Any) -> str:

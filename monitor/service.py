@@ -6,10 +6,12 @@ import json
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
@@ -97,17 +99,35 @@ class Poller:
     def poll_many(
         self, names: list[str], on_done: Callable[[PollReport], None] | None = None
     ) -> list[PollReport]:
-        reports = []
-        with ThreadPoolExecutor(
-            max_workers=self.settings.http.concurrency, thread_name_prefix="poll"
-        ) as pool:
-            futures = [pool.submit(self.poll, name) for name in names]
-            for future in as_completed(futures):
-                report = future.result()
-                reports.append(report)
-                if on_done:
-                    on_done(report)
-        return sorted(reports, key=lambda r: names.index(r.watcher))
+        """Poll concurrently; no host gets more than `per_host` workers, so a slow host never holds
+        the workers that other hosts' watchers are waiting for."""
+        limit, per_host = self.settings.http.concurrency, self.settings.http.per_host
+        queues: dict[str, deque[str]] = {}
+        for name in names:
+            queues.setdefault(_host(self.watchers[name].config.url), deque()).append(name)
+        active: dict[str, int] = dict.fromkeys(queues, 0)
+        running: dict[Future, str] = {}
+        reports: list[PollReport] = []
+        with ThreadPoolExecutor(max_workers=limit, thread_name_prefix="poll") as pool:
+            while queues or running:
+                for host in list(queues):  # round-robin: one start per host per pass
+                    if len(running) >= limit:
+                        break
+                    if active[host] < per_host:
+                        running[pool.submit(self.poll, queues[host].popleft())] = host
+                        active[host] += 1
+                        if not queues[host]:
+                            del queues[host]
+                if not running:
+                    continue
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    active[running.pop(future)] -= 1
+                    reports.append(future.result())
+                    if on_done:
+                        on_done(reports[-1])
+        order = {name: i for i, name in enumerate(names)}
+        return sorted(reports, key=lambda r: order[r.watcher])
 
     def poll(self, name: str) -> PollReport:
         """One poll of one watcher. Never raises for what a source does; the error goes to health."""
@@ -145,13 +165,19 @@ class Poller:
             outcome.not_modified = True
             outcome.next_due_at = now + config.interval
         except WatchError as exc:
-            outcome.error_kind, outcome.error = exc.kind, str(exc)
+            message = (
+                str(exc) if "://" in str(exc) else f"{config.url}: {exc}"
+            )  # always name the URL
+            outcome.error_kind, outcome.error = exc.kind, message
             outcome.next_due_at = now + self._backoff(
                 config.interval, failures + 1, exc.retry_after
             )
         except Exception as exc:  # a parser bug must not stop the service; it shows in health
             log.exception("watcher %s: unexpected error", name)
-            outcome.error_kind, outcome.error = "internal", f"{type(exc).__name__}: {exc}"[:500]
+            outcome.error_kind, outcome.error = (
+                "internal",
+                f"{config.url}: {type(exc).__name__}: {exc}"[:500],
+            )
             outcome.next_due_at = now + self._backoff(config.interval, failures + 1, None)
         report = record_poll(
             self.engine,
@@ -279,6 +305,11 @@ def _source_state(session: Session, source: str) -> dict[tuple[str, str], object
     )
     rows = session.exec(select(Observation).where(col(Observation.id).in_(latest)))
     return {(o.claim_id, o.key): json.loads(o.value) for o in rows}
+
+
+def _host(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
 
 
 def open_poller(settings: Settings, **kwargs) -> Poller:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import json
+import re
 from datetime import UTC, datetime
 
 import feedparser
@@ -27,7 +28,16 @@ def _when(struct) -> datetime | None:
     return datetime.fromtimestamp(calendar.timegm(struct), UTC)
 
 
+ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
+
+
 def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed:
+    if ENTITY_DECLARATION.search(
+        body[:65536]
+    ):  # entity bombs and external entities; real feeds declare none
+        raise ParseError(
+            "feed declares XML entities (entity expansion or external entity); refused"
+        )
     parsed = feedparser.parse(
         body, response_headers=headers, sanitize_html=False, resolve_relative_uris=False
     )

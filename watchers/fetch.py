@@ -7,6 +7,7 @@ import re
 import socket
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -135,22 +136,9 @@ class Fetcher:
                         b"",
                         response.headers["location"],
                     )
-                chunks, size = [], 0
-                for chunk in response.iter_bytes():
-                    size += len(chunk)
-                    if size > self.config.max_bytes:
-                        raise FetchError(
-                            f"{url}: response larger than {self.config.max_bytes:,} bytes, not read"
-                        )
-                    if time.monotonic() > deadline:
-                        raise TimeoutError_(f"{url}: still sending after the time budget, given up")
-                    chunks.append(chunk)
-                return (
-                    response.status_code,
-                    {k.lower(): v for k, v in response.headers.items()},
-                    b"".join(chunks),
-                    None,
-                )
+                body = self._read_body(url, response, deadline)
+                headers = {k.lower(): v for k, v in response.headers.items()}
+                return response.status_code, headers, body, None
         except httpx.TimeoutException:
             raise TimeoutError_(f"{url}: timed out") from None
         except httpx.UnsupportedProtocol:
@@ -161,6 +149,37 @@ class Fetcher:
             raise FetchError(f"{url}: cannot connect ({_reason(exc)})") from None
         except httpx.HTTPError as exc:
             raise FetchError(f"{url}: {type(exc).__name__} ({_reason(exc)})") from None
+
+    def _read_body(self, url: str, response: httpx.Response, deadline: float) -> bytes:
+        """Read and decompress with a hard cap on the decoded size: a gzip bomb stops at the cap."""
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding in ("gzip", "x-gzip"):
+            decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            decoder = zlib.decompressobj()
+        elif encoding in ("identity", ""):
+            decoder = None
+        else:
+            raise FetchError(f"{url}: unsupported Content-Encoding {encoding!r}")
+        limit, size, chunks = self.config.max_bytes, 0, []
+        for raw in response.iter_raw(65536):
+            if time.monotonic() > deadline:
+                raise TimeoutError_(f"{url}: still sending after the time budget, given up")
+            pending = raw
+            while pending:
+                if decoder is None:
+                    out, pending = pending, b""
+                else:
+                    try:
+                        out = decoder.decompress(pending, limit - size + 1)
+                    except zlib.error:
+                        raise FetchError(f"{url}: the response's compression is corrupt") from None
+                    pending = decoder.unconsumed_tail
+                size += len(out)
+                if size > limit:
+                    raise FetchError(f"{url}: response larger than {limit:,} bytes, not read")
+                chunks.append(out)
+        return b"".join(chunks)
 
     def _judge(self, url: str, status: int, headers: dict, body: bytes) -> Fetched:
         if status == 304:
