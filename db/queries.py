@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from db.models import Alert, Claim, ClaimEvent, Item, Observation, WatcherState
+from db.models import Claim, ClaimEvent, Item, Observation, WatcherState
 
 
 @dataclass(frozen=True)
@@ -212,29 +212,6 @@ def _utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def observation_event(obs: Observation) -> dict:
-    return {
-        "claim": obs.claim_id,
-        "at": obs.at,
-        "seen_at": obs.seen_at,
-        "kind": "observation",
-        "key": obs.key,
-        "value": json.loads(obs.value),
-        "unit": obs.unit,
-        "source": obs.source,
-        "url": obs.url,
-        "title": obs.title,
-        "excerpt": obs.excerpt,
-        "signal": obs.signal,
-        "changed": obs.changed,
-        "delta_pct": obs.delta_pct,
-        "previous": json.loads(obs.previous_value) if obs.previous_value else None,
-        "comparator": None,
-        "conditions": None,
-        "_order": (1, obs.id),
-    }
-
-
 def watchers(*, session: Session) -> list[WatcherState]:
     return list(session.exec(select(WatcherState).order_by(WatcherState.name)))
 
@@ -257,13 +234,6 @@ def latest_item(*, session: Session, watcher: str) -> Item | None:
     return session.exec(
         select(Item).where(Item.watcher == watcher).order_by(col(Item.id).desc()).limit(1)
     ).first()
-
-
-def pending_alerts(*, session: Session, now: datetime | None, channels: list[str]) -> list[Alert]:
-    query = select(Alert).where(Alert.status == "pending", col(Alert.channel).in_(channels))
-    if now is not None:
-        query = query.where(Alert.next_attempt_at <= now)
-    return list(session.exec(query.order_by(Alert.id)))
 
 
 def claim_summaries(

@@ -185,45 +185,7 @@ def timeline(app: App, claim_ids, subject, since, until, fmt, show_all):
     elif fmt == "csv":
         click.echo(render.to_csv(events, list(render.TIMELINE_FIELDS)), nl=False)
     else:
-        click.echo(render_timeline_table(events, tz, show_all))
-
-
-def render_timeline_table(events: list[dict], tz, show_all: bool = False) -> str:
-    if not events:
-        return "no events"
-    blocks = []
-    by_claim: dict[str, list[dict]] = {}
-    for event in events:
-        by_claim.setdefault(event["claim"], []).append(event)
-    for claim_id, claim_events in by_claim.items():
-        rows, folded = [], 0
-        for e in claim_events:
-            if e["kind"] == "observation" and not e["changed"] and not show_all:
-                folded += 1
-                continue
-            what = {"baseline": "baseline", "edit": "ledger edit"}.get(
-                e["kind"], "change" if e["changed"] else "seen"
-            )
-            label = f"[{e['key']}] " if e["key"] else ""
-            rows.append(
-                [
-                    render.local(e["at"], tz),
-                    what,
-                    label + render.value_text(e["value"], e["unit"], 40),
-                    render.delta_text(e["delta_pct"]),
-                    render.clip(e["source"], 40),
-                ]
-            )
-        title = next((e["title"] for e in claim_events if e["kind"] != "observation"), "")
-        head = f"{claim_id}" + (f" — {title}" if title else "")
-        body = render.table(["date", "event", "value", "delta", "source"], rows)
-        tail = (
-            f"\n  (+{folded} restatement{'s' if folded != 1 else ''} that changed nothing; --all lists them)"
-            if folded
-            else ""
-        )
-        blocks.append(f"{head}\n{body}{tail}")
-    return "\n\n".join(blocks)
+        click.echo(render.timeline_table(events, tz, show_all))
 
 
 @cli.command()
@@ -242,7 +204,7 @@ def poll(app: App, names, verbose):
         reports = _with_progress(poller, wanted)
     finally:
         poller.close()
-    click.echo(render_poll_summary(reports))
+    click.echo(render.poll_summary(reports))
     _deliver_due(app)
 
 
@@ -258,35 +220,6 @@ def _with_progress(poller, names: list[str]):
         click.echo(f"[{len(done)}/{len(names)}] {report.watcher}: {report.outcome}", err=True)
 
     return poller.poll_many(names, on_done=line)
-
-
-def render_poll_summary(reports) -> str:
-    rows = [
-        [
-            r.watcher,
-            r.outcome,
-            str(r.items),
-            str(r.observations),
-            str(r.changes),
-            render.clip(r.error or "", 70),
-        ]
-        for r in reports
-    ]
-    failed = [r for r in reports if r.outcome not in ("ok", "not-modified", "raced")]
-    counts = (
-        f"{len(reports) - len(failed)} ok ({sum(r.outcome == 'not-modified' for r in reports)} not modified), "
-        f"{len(failed)} failed; {sum(r.items for r in reports)} new items, "
-        f"{sum(r.observations for r in reports)} observations, {sum(r.changes for r in reports)} changes"
-    )
-    hint = (
-        "\nfailed: " + ", ".join(r.watcher for r in failed) + " (see 'claimwatch watchers')"
-        if failed
-        else ""
-    )
-    return (
-        render.table(["watcher", "outcome", "items", "obs", "changes", "error"], rows)
-        + f"\n\n{counts}{hint}"
-    )
 
 
 @cli.command()
@@ -339,7 +272,7 @@ def demo(app: App, out):
         f"(open {result['digests'][-1]}), {time_module.monotonic() - started:.1f} s.\n"
     )
     click.echo("Timeline of every claim that changed:\n")
-    click.echo(render_timeline_table(result["timeline"], app.settings.tz))
+    click.echo(render.timeline_table(result["timeline"], app.settings.tz))
 
 
 @cli.command()

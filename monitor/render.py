@@ -151,3 +151,70 @@ def claims_payload(rows: list[dict]) -> list[dict]:
 
 def timeline_payload(events: list[dict]) -> list[dict]:
     return [{k: event[k] for k in TIMELINE_JSON_FIELDS} for event in events]
+
+
+def timeline_table(events: list[dict], tz, show_all: bool = False) -> str:
+    if not events:
+        return "no events"
+    blocks = []
+    by_claim: dict[str, list[dict]] = {}
+    for event in events:
+        by_claim.setdefault(event["claim"], []).append(event)
+    for claim_id, claim_events in by_claim.items():
+        rows, folded = [], 0
+        for e in claim_events:
+            if e["kind"] == "observation" and not e["changed"] and not show_all:
+                folded += 1
+                continue
+            what = {"baseline": "baseline", "edit": "ledger edit"}.get(
+                e["kind"], "change" if e["changed"] else "seen"
+            )
+            label = f"[{e['key']}] " if e["key"] else ""
+            rows.append(
+                [
+                    local(e["at"], tz),
+                    what,
+                    label + value_text(e["value"], e["unit"], 40),
+                    delta_text(e["delta_pct"]),
+                    clip(e["source"], 40),
+                ]
+            )
+        title = next((e["title"] for e in claim_events if e["kind"] != "observation"), "")
+        head = f"{claim_id}" + (f" — {title}" if title else "")
+        body = table(["date", "event", "value", "delta", "source"], rows)
+        tail = (
+            f"\n  (+{folded} restatement{'s' if folded != 1 else ''} that changed nothing; --all lists them)"
+            if folded
+            else ""
+        )
+        blocks.append(f"{head}\n{body}{tail}")
+    return "\n\n".join(blocks)
+
+
+def poll_summary(reports) -> str:
+    rows = [
+        [
+            r.watcher,
+            r.outcome,
+            str(r.items),
+            str(r.observations),
+            str(r.changes),
+            clip(r.error or "", 70),
+        ]
+        for r in reports
+    ]
+    failed = [r for r in reports if r.outcome not in ("ok", "not-modified", "raced")]
+    counts = (
+        f"{len(reports) - len(failed)} ok ({sum(r.outcome == 'not-modified' for r in reports)} not modified), "
+        f"{len(failed)} failed; {sum(r.items for r in reports)} new items, "
+        f"{sum(r.observations for r in reports)} observations, {sum(r.changes for r in reports)} changes"
+    )
+    hint = (
+        "\nfailed: " + ", ".join(r.watcher for r in failed) + " (see 'claimwatch watchers')"
+        if failed
+        else ""
+    )
+    return (
+        table(["watcher", "outcome", "items", "obs", "changes", "error"], rows)
+        + f"\n\n{counts}{hint}"
+    )

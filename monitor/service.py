@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
@@ -34,7 +33,7 @@ from db.store import (
 from monitor.config import ConfigError, Settings, parse_duration
 from watchers.base import Fetched, NotModified, ParsedItem, PollContext, WatchError, snapshot_key
 from watchers.extract import rules
-from watchers.fetch import Fetcher
+from watchers.fetch import Fetcher, host_key
 from watchers.judge import MISSING, judge
 
 log = logging.getLogger("claimwatch")
@@ -104,7 +103,7 @@ class Poller:
         limit, per_host = self.settings.http.concurrency, self.settings.http.per_host
         queues: dict[str, deque[str]] = {}
         for name in names:
-            queues.setdefault(_host(self.watchers[name].config.url), deque()).append(name)
+            queues.setdefault(host_key(self.watchers[name].config.url), deque()).append(name)
         active: dict[str, int] = dict.fromkeys(queues, 0)
         running: dict[Future, str] = {}
         reports: list[PollReport] = []
@@ -305,13 +304,3 @@ def _source_state(session: Session, source: str) -> dict[tuple[str, str], object
     )
     rows = session.exec(select(Observation).where(col(Observation.id).in_(latest)))
     return {(o.claim_id, o.key): json.loads(o.value) for o in rows}
-
-
-def _host(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-
-
-def open_poller(settings: Settings, **kwargs) -> Poller:
-    engine, _ = open_database(settings)
-    return Poller(settings, engine, **kwargs)

@@ -390,3 +390,54 @@ def test_a_broken_user_signal_is_a_config_error(make_settings, tmp_path):
     settings = make_settings([], extra_signals=[str(signals)])
     with pytest.raises(ConfigError, match=r"extra_signals: .*bad\.toml: signal x: bad pattern"):
         poller(settings)
+
+
+def test_html_prices_with_configured_selectors(server, make_settings):
+    page = b"""<html><body><div class="plans">
+      <div class="plan"><h3>gpt-5.5</h3><span class="in">$1.25</span><span class="out">$10.00</span></div>
+      <div class="plan"><h3>gpt-4o</h3><span class="in">$2.50</span><span class="out">$10.00</span></div>
+    </div></body></html>"""
+    server.expect_request("/pricing").respond_with_data(page, content_type="text/html")
+    selectors = {"row": "div.plan", "model": "h3", "input": ".in", "output": ".out"}
+    settings = make_settings(
+        [
+            {
+                "name": "p",
+                "kind": "prices",
+                "format": "html",
+                "url": server.url_for("/pricing"),
+                "selectors": selectors,
+            }
+        ]
+    )
+    p, engine = poller(settings)
+    assert p.poll("p").observations == 4
+    keys = {
+        (o.key, json.loads(o.value)) for o in observations(engine, claim_id="openai.api-prices")
+    }
+    assert keys == {
+        ("gpt-5.5:input", 1.25),
+        ("gpt-5.5:output", 10.0),
+        ("gpt-4o:input", 2.5),
+        ("gpt-4o:output", 10.0),
+    }
+
+
+def test_a_watcher_without_new_items_goes_stale(server, make_settings):
+    from datetime import UTC, datetime, timedelta
+
+    from monitor.health import health_rows
+
+    server.expect_request("/f").respond_with_data(
+        fixture_bytes("feed/retest_zh.atom"), content_type="application/atom+xml"
+    )
+    settings = make_settings(
+        [{"name": "f", "kind": "feed", "url": server.url_for("/f"), "stale_after": "3d"}]
+    )
+    p, engine = poller(settings)
+    p.poll("f")
+    with Session(engine) as session:
+        states = queries.watchers(session=session)
+    now = datetime.now(UTC)
+    assert health_rows(settings, states, now=now)[0]["status"] == "ok"
+    assert health_rows(settings, states, now=now + timedelta(days=4))[0]["status"] == "stale"

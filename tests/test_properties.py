@@ -9,8 +9,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from db.ledger import CLAIM_FIELDS, KINDS
 from monitor.cli import cli
-from monitor.config import parse_duration
+from monitor.config import Settings, WatcherConfig, parse_duration
 
 PROPERTY = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -37,18 +38,7 @@ def not_a_duration(text: str) -> bool:
 
 
 words = st.text(alphabet=string.ascii_lowercase + "_", min_size=1, max_size=12)
-KNOWN = {
-    "database_url",
-    "timezone",
-    "claims",
-    "rsshub_url",
-    "extra_signals",
-    "failures_alert",
-    "stale_after",
-    "watchers",
-    "alerts",
-    "http",
-}
+KNOWN = set(Settings.model_fields)
 BAD_TOP = st.one_of(
     st.tuples(words.filter(lambda w: w not in KNOWN), st.integers()),
     st.tuples(st.just("failures_alert"), st.integers(max_value=0)),
@@ -71,33 +61,7 @@ BAD_WATCHER = st.one_of(
         ),
     ),
     st.tuples(st.just("timeout"), st.floats(max_value=0, allow_nan=False)),
-    st.tuples(
-        words.filter(
-            lambda w: (
-                w
-                not in {
-                    "name",
-                    "kind",
-                    "url",
-                    "every",
-                    "cron",
-                    "enabled",
-                    "signals",
-                    "stale_after",
-                    "allow_private_redirects",
-                    "timeout",
-                    "format",
-                    "providers",
-                    "models",
-                    "selector",
-                    "selectors",
-                    "claim",
-                    "key",
-                }
-            )
-        ),
-        st.integers(),
-    ),
+    st.tuples(words.filter(lambda w: w not in WatcherConfig.model_fields), st.integers()),
 )
 
 
@@ -149,7 +113,7 @@ CLAIM = {"id": "mine.figure", "title": "A figure", "kind": "number", "value": 10
 BAD_CLAIM = st.one_of(
     st.tuples(
         st.just("kind"),
-        words.filter(lambda w: w not in {"number", "range", "status", "milestone", "text"}),
+        words.filter(lambda w: w not in KINDS),
     ),
     st.tuples(
         st.just("value"),
@@ -165,33 +129,7 @@ BAD_CLAIM = st.one_of(
     st.tuples(st.just("title"), st.sampled_from(["", 3, ["x"]])),
     st.tuples(st.just("unit"), st.integers()),
     st.tuples(st.just("ladder"), st.lists(st.text(max_size=4), max_size=3)),
-    st.tuples(
-        words.filter(
-            lambda w: (
-                w
-                not in {
-                    "id",
-                    "title",
-                    "kind",
-                    "value",
-                    "unit",
-                    "comparator",
-                    "conditions",
-                    "sources",
-                    "verification",
-                    "due",
-                    "due_text",
-                    "ladder",
-                    "tolerance",
-                    "variants",
-                    "note",
-                    "qualifier",
-                    "stated_at",
-                }
-            )
-        ),
-        st.integers(),
-    ),
+    st.tuples(words.filter(lambda w: w not in CLAIM_FIELDS), st.integers()),
 )
 
 

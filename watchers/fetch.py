@@ -63,6 +63,12 @@ def is_public_address(host: str) -> bool:
     return True
 
 
+def host_key(url: str) -> str:
+    """What the per-host limit counts by: host and port."""
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+
+
 class Fetcher:
     """Thread-safe; one per process. Per-host limits keep one slow host from taking every worker."""
 
@@ -83,10 +89,10 @@ class Fetcher:
 
     @contextmanager
     def _host_slot(self, url: str):
-        parts = urlsplit(url)
-        host = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
         with self._lock:
-            slot = self._hosts.setdefault(host, threading.BoundedSemaphore(self.config.per_host))
+            slot = self._hosts.setdefault(
+                host_key(url), threading.BoundedSemaphore(self.config.per_host)
+            )
         with slot:
             yield
 
