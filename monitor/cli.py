@@ -232,13 +232,7 @@ def run(app: App, verbose):
     """
     from monitor.scheduler import run_forever
 
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if not verbose:
-        for noisy in ("apscheduler", "httpx", "httpcore"):
-            logging.getLogger(noisy).setLevel(logging.WARNING)
+    _logging(verbose, level=logging.INFO)
     run_forever(app.settings, app.engine)
 
 
@@ -409,11 +403,14 @@ def digest(app: App, day, send, force, output, fmt):
         click.echo(text, nl=False)
 
 
-def _logging(verbose: bool) -> None:
+def _logging(verbose: bool, level: int = logging.WARNING) -> None:
     logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
+        level=logging.DEBUG if verbose else level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # the HTTP libraries log full URLs, and a webhook URL is a secret; APScheduler is chatty
+    for noisy in ("httpx", "httpcore", "apscheduler", "hpack", "sqlalchemy", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def main():

@@ -203,9 +203,9 @@ def run_forever(settings: Settings, engine: Engine, stop: threading.Event | None
         signal.signal(signal.SIGINT, request_stop)
     enabled = sum(w.enabled for w in settings.watchers)
     log.info(
-        "claimwatch running: %d watchers, %d claims ledgers, database %s",
+        "claimwatch running: %d watchers, ledgers %s, database %s",
         enabled,
-        len(settings.claims),
+        ", ".join(settings.claims),
         _safe_url(settings.database_url),
     )
     scheduler.start()

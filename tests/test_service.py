@@ -27,11 +27,11 @@ def wait_for(predicate, timeout=30.0):
     return False
 
 
-def start(config, hook_url, log_path):
+def start(config, hook_url, log_path, *flags):
     env = {**os.environ, "CLAIMWATCH_SLACK_WEBHOOK_URL": hook_url}
     log = open(log_path, "ab")  # noqa: SIM115 (the process owns it until it exits)
     return subprocess.Popen(
-        [sys.executable, "-m", "monitor", "--config", config, "run"],
+        [sys.executable, "-m", "monitor", "--config", config, "run", *flags],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -54,7 +54,7 @@ def test_run_polls_alerts_survives_failures_and_stops_cleanly(
         encoding="utf-8",
     )
     log = tmp_path / "run.log"
-    process = start(str(config), webhook.url, log)
+    process = start(str(config), webhook.url, log, "--verbose")
     settings = load_settings(config, environ={})
     engine, _ = open_database(settings)
 
@@ -83,6 +83,7 @@ def test_run_polls_alerts_survives_failures_and_stops_cleanly(
     text = log.read_text()
     assert "received SIGTERM" in text and "stopped cleanly" in text
     assert "poll good: ok" in text and "poll failing: fetch" in text
+    assert webhook.url not in text  # the webhook URL is a secret, even in verbose logs
     changes_before = [
         b
         for b in webhook.bodies
