@@ -116,9 +116,8 @@ class SlackAlerter(Alerter, channel="slack"):
             )
         if response.status_code >= 500:
             raise DeliveryError(f"Slack answered HTTP {response.status_code}")
-        if (
-            response.status_code >= 400
-        ):  # a bad payload or a revoked webhook will not heal by retrying
+        # a bad payload or a revoked webhook will not heal by retrying
+        if response.status_code >= 400:
             raise DeliveryError(
                 f"Slack refused the message: HTTP {response.status_code} {clip(response.text, 100)}",
                 permanent=True,

@@ -149,9 +149,8 @@ class Poller:
                 allow_private_redirects=config.allow_private_redirects,
                 timeout=config.timeout,
             )
-            fetched = replace(
-                fetched, fetched_at=now
-            )  # the poller's clock is when Claimwatch saw it
+            # the poller's clock says when Claimwatch saw it (a virtual clock in the demo)
+            fetched = replace(fetched, fetched_at=now)
             parsed = watcher.parse(fetched)
             outcome.items = self._judge_items(watcher, parsed.items, fetched, now)
             outcome.etag, outcome.last_modified = (
@@ -164,9 +163,8 @@ class Poller:
             outcome.not_modified = True
             outcome.next_due_at = now + config.interval
         except WatchError as exc:
-            message = (
-                str(exc) if "://" in str(exc) else f"{config.url}: {exc}"
-            )  # always name the URL
+            # every error names the URL it is about
+            message = str(exc) if "://" in str(exc) else f"{config.url}: {exc}"
             outcome.error_kind, outcome.error = exc.kind, message
             outcome.next_due_at = now + self._backoff(
                 config.interval, failures + 1, exc.retry_after

@@ -32,9 +32,8 @@ ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
 
 
 def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed:
-    if ENTITY_DECLARATION.search(
-        body[:65536]
-    ):  # entity bombs and external entities; real feeds declare none
+    # entity bombs and external entities; real feeds declare none
+    if ENTITY_DECLARATION.search(body[:65536]):
         raise ParseError(
             "feed declares XML entities (entity expansion or external entity); refused"
         )

@@ -150,16 +150,13 @@ def extract_figures(sentences: list[str], models: set[str], competitor: re.Patte
                 after = segment[match.end() :]
                 unit = _unit(after)
                 pair = PAIR.match(after)
-                if (
-                    unit is None and pair
-                ):  # "8.54万对4.5万 tokens/s/kW": the unit follows the second number
+                # "8.54万对4.5万 tokens/s/kW": the unit follows the second number
+                if unit is None and pair:
                     second = NUMBER.match(after, pair.end())
                     unit = _unit(after[second.end() :]) if second else None
-                window = (
-                    sentence[max(0, start + match.start() - 60) : start + match.start()]
-                    + match.group(0)
-                    + after[:24]
-                )  # the words that qualify this number
+                # the words that qualify this number: 60 characters before it, 24 after
+                lead = sentence[max(0, start + match.start() - 60) : start + match.start()]
+                window = lead + match.group(0) + after[:24]
                 metric = _metric(unit, window) if unit else None
                 if metric is None or (iso and metric == "per_user"):
                     continue
