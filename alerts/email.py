@@ -44,13 +44,13 @@ def smtp_send(config: EmailConfig, message: EmailMessage) -> None:
                 config.smtp_host,
                 config.smtp_port,
                 timeout=config.timeout,
-                context=ssl.create_default_context(),
+                context=ssl.create_default_context(cafile=config.ca_file),
             )
         else:
             client = smtplib.SMTP(config.smtp_host, config.smtp_port, timeout=config.timeout)
         with client:
             if config.security == "starttls":
-                client.starttls(context=ssl.create_default_context())
+                client.starttls(context=ssl.create_default_context(cafile=config.ca_file))
             if config.username:
                 client.login(config.username, config.password or "")
             client.send_message(message)
@@ -71,6 +71,11 @@ def smtp_send(config: EmailConfig, message: EmailMessage) -> None:
         raise DeliveryError(
             f'{config.smtp_host} does not support STARTTLS; set security = "ssl" or "none"',
             permanent=True,
+        ) from None
+    except ssl.SSLCertVerificationError as exc:
+        raise DeliveryError(
+            f"the certificate of SMTP server {config.smtp_host} is not trusted ({exc.verify_message}); "
+            "fix it or set [alerts.email] ca_file"
         ) from None
     except (TimeoutError, OSError, smtplib.SMTPException) as exc:
         raise DeliveryError(

@@ -110,6 +110,7 @@ class EmailConfig(Strict):
     digest_at: str = Field(default="08:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
     immediate: bool = False
     timeout: float = Field(default=30, gt=0)
+    ca_file: str | None = None  # trust this CA bundle too (an internal mail server)
 
 
 class AlertsConfig(Strict):

@@ -127,3 +127,82 @@ def test_authentication_failure_is_clear_and_keeps_the_secret(
     assert (
         SECRET not in stored and SECRET not in caplog.text and SECRET not in " ".join(report.errors)
     )
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """A throwaway certificate for 127.0.0.1, made with the openssl command."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("openssl"):
+        pytest.skip("the openssl command is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def _server_context(cert, key):
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    return context
+
+
+def test_starttls_delivers_to_a_server_we_trust(server, make_settings, smtp_server, certificate):
+    cert, key = certificate
+    handler = Answers()
+    port = smtp_server(handler, tls_context=_server_context(cert, key), require_starttls=True)
+    settings, engine = setup(server, make_settings, port, security="starttls", ca_file=str(cert))
+    assert deliver(engine, settings).sent == 2 and len(handler.accepted) == 1
+
+
+def test_implicit_tls_delivers(server, make_settings, smtp_server, certificate):
+    cert, key = certificate
+    handler = Answers()
+    port = smtp_server(handler, ssl_context=_server_context(cert, key))
+    settings, engine = setup(server, make_settings, port, security="ssl", ca_file=str(cert))
+    assert deliver(engine, settings).sent == 2 and len(handler.accepted) == 1
+
+
+def test_an_untrusted_certificate_is_not_sent_to(server, make_settings, smtp_server, certificate):
+    cert, key = certificate
+    handler = Answers()
+    port = smtp_server(handler, tls_context=_server_context(cert, key), require_starttls=True)
+    settings, engine = setup(server, make_settings, port, security="starttls")
+    report = deliver(engine, settings)
+    assert report.sent == 0 and handler.accepted == []
+    assert (
+        "the certificate of SMTP server 127.0.0.1 is not trusted" in report.errors[0]
+        and "ca_file" in report.errors[0]
+    )
+
+
+def test_starttls_against_a_plain_server_says_what_to_do(server, make_settings, smtp_server):
+    port = smtp_server(Answers())
+    settings, engine = setup(server, make_settings, port, security="starttls")
+    report = deliver(engine, settings)
+    assert 'does not support STARTTLS; set security = "ssl" or "none"' in report.errors[0]
