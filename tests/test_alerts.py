@@ -133,16 +133,22 @@ def test_hostile_text_is_escaped_in_slack_and_email(
     assert "<script>" not in html and "&lt;script&gt;" in html and "&lt;!channel&gt;" in html
 
 
-def test_slack_429_is_retried_after_retry_after(server, webhook, tmp_path, make_settings):
+def polled_with_slack(server, webhook, make_settings, **alerts):
+    """A database that has polled the English re-test feed, with Slack as the channel."""
     server.expect_request("/en.rss").respond_with_data(
         fixture_bytes("feed/retest_en.rss"), content_type="application/xml"
     )
     settings = make_settings(
         [{"name": "en", "kind": "feed", "url": server.url_for("/en.rss")}],
-        alerts={"slack": {"webhook_url": webhook.url}, "retry_base": "1s"},
+        alerts={"slack": {"webhook_url": webhook.url}, **alerts},
     )
     engine, _ = open_database(settings)
     Poller(settings, engine).poll("en")
+    return settings, engine
+
+
+def test_slack_429_is_retried_after_retry_after(server, webhook, tmp_path, make_settings):
+    settings, engine = polled_with_slack(server, webhook, make_settings, retry_base="1s")
     webhook.status[:] = [429, 200]
     now = datetime.now(UTC)
     first = deliver(engine, settings, now=now)
@@ -155,15 +161,7 @@ def test_slack_429_is_retried_after_retry_after(server, webhook, tmp_path, make_
 def test_alerts_are_given_up_after_their_age_and_reported(
     server, webhook, runner, tmp_path, make_settings
 ):
-    server.expect_request("/en.rss").respond_with_data(
-        fixture_bytes("feed/retest_en.rss"), content_type="application/xml"
-    )
-    settings = make_settings(
-        [{"name": "en", "kind": "feed", "url": server.url_for("/en.rss")}],
-        alerts={"slack": {"webhook_url": webhook.url}, "give_up_after": "1h"},
-    )
-    engine, _ = open_database(settings)
-    Poller(settings, engine).poll("en")
+    settings, engine = polled_with_slack(server, webhook, make_settings, give_up_after="1h")
     webhook.status[:] = [500]
     report = deliver(engine, settings, now=datetime.now(UTC) + timedelta(hours=2))
     assert report.given_up == 2
