@@ -237,11 +237,15 @@ def latest_item(*, session: Session, watcher: str) -> Item | None:
 
 
 def claim_summaries(
-    *, session: Session, subject: str | None = None, kind: str | None = None
+    *,
+    session: Session,
+    ids: list[str] | None = None,
+    subject: str | None = None,
+    kind: str | None = None,
 ) -> list[dict]:
     """Each claim with its baseline and current value: the `claims --format json` shape."""
     out = []
-    for claim in get_claims(session=session, subject=subject):
+    for claim in get_claims(session=session, ids=ids, subject=subject):
         if kind and claim.kind != kind:
             continue
         spec = json.loads(claim.spec)

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from db.ledger import ClaimSpec, Ledger
-from db.models import Claim, ClaimEvent
+from db.models import Alert, Claim, ClaimEvent, Item, Observation, WatcherState
 
 
 def dumps(value) -> str:
@@ -166,7 +166,6 @@ class ItemDraft:
     url: str
     published_at: datetime | None
     relevant: bool
-    source: str
     observations: list[ObservationDraft]
 
 
@@ -205,8 +204,6 @@ def record_poll(
 
     The unique keys on items make a poll that another process already stored a no-op ("raced").
     """
-    from db.models import Alert, Item, Observation, WatcherState
-
     now = outcome.started_at
     try:
         with Session(engine) as session:
@@ -232,10 +229,10 @@ def record_poll(
                     "blocked",
                 ):
                     state.health = "blocked" if outcome.error_kind == "blocked" else "failing"
-                    _health_alert(session, Alert, state, channels, now, "failing")
+                    _health_alert(session, state, channels, now, "failing")
             else:
                 if state.health in ("failing", "blocked"):
-                    _health_alert(session, Alert, state, channels, now, "recovered")
+                    _health_alert(session, state, channels, now, "recovered")
                 state.health = "ok"
                 state.consecutive_failures = 0
                 state.last_success_at = now
@@ -260,7 +257,7 @@ def record_poll(
                 session.flush()
                 report.items += 1
                 for obs in draft.observations:
-                    if obs.changed and _already_current(session, Observation, obs):
+                    if obs.changed and _already_current(session, obs):
                         obs.changed, obs.delta_pct = False, None  # another poll got there first
                     row = Observation(
                         claim_id=obs.claim_id,
@@ -310,24 +307,22 @@ def record_poll(
         return PollReport(watcher=outcome.watcher, outcome="raced")
 
 
-def _already_current(session, observation_model, obs: ObservationDraft) -> bool:
+def _already_current(session, obs: ObservationDraft) -> bool:
     """Inside the write transaction: is this value already the claim's latest change?"""
     latest = session.exec(
-        select(observation_model.value)
+        select(Observation.value)
         .where(
-            observation_model.claim_id == obs.claim_id,
-            observation_model.key == obs.key,
-            observation_model.changed,
+            Observation.claim_id == obs.claim_id,
+            Observation.key == obs.key,
+            Observation.changed,
         )
-        .order_by(observation_model.id.desc())
+        .order_by(Observation.id.desc())
         .limit(1)
     ).first()
     return latest is not None and latest == dumps(obs.value)
 
 
-def _health_alert(
-    session, alert_model, state, channels: list[str], now: datetime, what: str
-) -> None:
+def _health_alert(session, state, channels: list[str], now: datetime, what: str) -> None:
     body = dumps(
         {
             "watcher": state.name,
@@ -339,7 +334,7 @@ def _health_alert(
     )
     for channel in channels:
         session.add(
-            alert_model(
+            Alert(
                 event_key=f"health:{state.name}:{what}:{now.isoformat()}",
                 channel=channel,
                 kind="health",
@@ -355,8 +350,6 @@ def record_milestone_alerts(
     engine: Engine, overdue: list[dict], *, channels: list[str], now: datetime
 ) -> int:
     """One alert per milestone whose due date passed unconfirmed; the unique key makes it once ever."""
-    from db.models import Alert
-
     added = 0
     for milestone in overdue:
         for channel in channels:

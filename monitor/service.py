@@ -265,7 +265,6 @@ class Poller:
                         url=item.url or fetched.url,
                         published_at=item.published_at,
                         relevant=bool(observations),
-                        source=item.source or name,
                         observations=observations,
                     )
                 )

@@ -71,7 +71,7 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
         with session() as s:
             rows = queries.claim_summaries(session=s, subject=subject, kind=kind)
             all_claims = queries.get_claims(session=s)
-            trends = _trends(s, [r["id"] for r in rows if r["kind"] in ("number", "range")])
+            trends = _trends(s, [r for r in rows if r["kind"] in ("number", "range")])
             due = milestones(s, all_claims, now.astimezone(settings.tz).date())
             health = health_rows(settings, queries.watchers(session=s), now=now)
         subjects = sorted({c.subject for c in all_claims})
@@ -105,11 +105,7 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
             claim = s.get(Claim, claim_id)
             if claim is None:
                 raise HTTPException(404, f"no claim {claim_id!r}")
-            summary = next(
-                r
-                for r in queries.claim_summaries(session=s, subject=claim.subject)
-                if r["id"] == claim_id
-            )
+            summary = queries.claim_summaries(session=s, ids=[claim_id])[0]
             events = queries.timeline(session=s, claim_ids=[claim_id])
         tz = settings.tz
         spec = json.loads(claim.spec)
@@ -220,23 +216,23 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
     )
 
 
-def _trends(s: Session, claim_ids: list[str]) -> dict[str, list[float]]:
+def _trends(s: Session, rows: list[dict]) -> dict[str, list[float]]:
+    """Per claim row: its numeric baseline, then the last 30 numeric observations, oldest first."""
     out = {}
-    for claim_id in claim_ids:
+    for row in rows:
         values = s.exec(
             select(Observation.value_num)
             .where(
-                Observation.claim_id == claim_id,
+                Observation.claim_id == row["id"],
                 Observation.key == "",
                 col(Observation.value_num).is_not(None),
             )
             .order_by(col(Observation.id).desc())
             .limit(30)
         ).all()
-        claim = s.get(Claim, claim_id)
-        base = json.loads(claim.value)
+        base = row["baseline"]["value"]
         start = [base if isinstance(base, int | float) else None]
-        out[claim_id] = [v for v in start + list(reversed(values)) if v is not None]
+        out[row["id"]] = [v for v in start + list(reversed(values)) if v is not None]
     return out
 
 

@@ -172,14 +172,7 @@ def extract_item(
                         measured=measured,
                     ),
                 )
-    out = [c for c in found.values() if c.claim_id in claims]
-    if not measured:
-        return out
-    return [c if c.measured or c.signal != "figures" else _measured(c) for c in out]
-
-
-def _measured(candidate: Candidate) -> Candidate:
-    return Candidate(**{**candidate.__dict__, "measured": True})
+    return [c for c in found.values() if c.claim_id in claims]
 
 
 def _fire(signal: Signal, clause: str, sentence: str, excerpt: str, r: Rules) -> list[Candidate]:

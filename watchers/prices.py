@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 from bs4 import BeautifulSoup
 
@@ -296,8 +297,6 @@ class PricesWatcher(Watcher, kind="prices"):
 
 
 def _http_date(value: str | None) -> datetime | None:
-    from email.utils import parsedate_to_datetime
-
     try:
         return parsedate_to_datetime(value).astimezone(UTC) if value else None
     except (TypeError, ValueError):
