@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-import re
-import socket
 import threading
 import time
 import zlib
@@ -17,23 +14,8 @@ import httpx
 
 from monitor.config import HttpConfig
 from watchers.base import BlockedError, Fetched, FetchError, NotModified, TimeoutError_
-
-BOT_WALL = re.compile(
-    rb"just a moment\.\.\.|just a moment&hellip;|cf-chl-|challenge-platform|attention required! \| cloudflare"
-    rb"|enable javascript and cookies to continue|px-captcha|g-recaptcha|h-captcha|ddos protection by"
-    rb"|checking your browser before accessing|are you a robot|please verify you are a human",
-    re.IGNORECASE,
-)
-
-
-def detect_bot_wall(status: int, headers: dict[str, str], body: bytes) -> str | None:
-    """A reason when the response is a challenge or bot wall rather than the content."""
-    if headers.get("cf-mitigated", "").lower() == "challenge":
-        return "Cloudflare challenge (cf-mitigated: challenge)"
-    head = body[:32768]
-    if b"<" in head[:2048] and BOT_WALL.search(head):
-        return f"bot-wall or challenge page (HTTP {status})"
-    return None
+from watchers.botwall import detect_bot_wall
+from watchers.guard import is_public_address
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
@@ -48,19 +30,6 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
         return None
     now = now or datetime.now(UTC)
     return max(0.0, (when - now).total_seconds())
-
-
-def is_public_address(host: str) -> bool:
-    """False for loopback, private, link-local and other non-public addresses of `host`."""
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError:
-        return True  # it will fail to connect anyway, with its own clear error
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if not address.is_global or address.is_multicast:
-            return False
-    return True
 
 
 def host_key(url: str) -> str:
