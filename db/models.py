@@ -85,6 +85,8 @@ class Observation(SQLModel, table=True):
     __tablename__ = "observations"
     __table_args__ = (
         UniqueConstraint("item_id", "claim_id", "key"),
+        # one change of a claim's key is one row, whichever process judged it first
+        UniqueConstraint("claim_id", "key", "change_seq", name="uq_observations_change"),
         Index("ix_observations_claim_at", "claim_id", "key", "seen_at"),
         Index("ix_observations_claim_changed", "claim_id", "key", "changed", "id"),
     )
@@ -102,9 +104,30 @@ class Observation(SQLModel, table=True):
     excerpt: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     signal: str = Field(default="", max_length=100)
     changed: bool = False
+    change_seq: int | None = None  # 1, 2, ... for the changes of a claim's key; None otherwise
+    role: str = Field(
+        default="", max_length=20
+    )  # baseline | change | confirms | restates | evidence ...
+    verification: str = Field(default="", max_length=100)  # how this observation was verified
+    mismatch: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     delta_pct: float | None = None
     previous_value: str | None = Field(default=None, sa_column=Column(Text))
     item_id: int = Field(foreign_key="items.id", index=True)
+
+
+class SourceKey(SQLModel, table=True):
+    """What one snapshot source (a price list, a benchmark API, a page) last said per claim and key,
+    and since when a key it used to list has been missing from it."""
+
+    __tablename__ = "source_keys"
+    source: str = Field(primary_key=True, max_length=200)
+    claim_id: str = Field(primary_key=True, max_length=200)
+    key: str = Field(primary_key=True, max_length=200)
+    grp: str = Field(default="", max_length=200)  # the model a price field belongs to
+    value: str | None = Field(default=None, sa_column=Column(Text))  # JSON; None: no longer listed
+    missing_since: datetime | None = None
+    missing_polls: int = 0
+    updated_at: datetime
 
 
 class Alert(SQLModel, table=True):

@@ -143,12 +143,14 @@ class Settings(Strict):
     extra_signals: list[str] = []
     failures_alert: int = Field(default=3, ge=1)
     stale_after: str = "14d"
+    removal_polls: int = Field(default=2, ge=1, le=1000)
+    removal_after: str = "24h"
     watchers: list[WatcherConfig] = []
     alerts: AlertsConfig = AlertsConfig()
     http: HttpConfig = HttpConfig()
     source: str = "built-in defaults"  # where the settings came from, for messages
 
-    _durations = field_validator("stale_after")(_duration)
+    _durations = field_validator("stale_after", "removal_after")(_duration)
 
     @field_validator("timezone")
     @classmethod

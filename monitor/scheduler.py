@@ -4,6 +4,7 @@ process that holds a Service."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import threading
@@ -28,6 +29,58 @@ from monitor.service import Clock, Poller, utcnow
 log = logging.getLogger("claimwatch.service")
 _service: Service | None = None  # the Service the job functions act on
 SPREAD = timedelta(seconds=60)  # first runs are spread over at most this window
+STOP_GRACE = 5.0  # seconds running polls get to finish on SIGTERM before they are cancelled
+
+
+class PollLoop:
+    """An asyncio loop on a thread of its own, where every poll of the service runs. Scheduler
+    jobs hand it watcher names and return at once; a watcher already being polled is skipped."""
+
+    def __init__(self, poller: Poller):
+        self.poller = poller
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="polls", daemon=True)
+        self.running: dict[str, asyncio.Task] = {}
+        self.on_report = None  # called with each PollReport, e.g. to print a summary
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def submit(self, name: str) -> None:
+        """From any thread: poll this watcher soon, unless a poll of it is under way."""
+        self.loop.call_soon_threadsafe(self._start, name)
+
+    def _start(self, name: str) -> None:
+        if name in self.running:
+            log.debug("watcher %s: previous poll still running, skipped", name)
+            return
+        task = self.loop.create_task(
+            self.poller.apoll_many([name], self.on_report, respect_backoff=True)
+        )
+        self.running[name] = task
+        task.add_done_callback(lambda t, n=name: self._done(n, t))
+
+    def _done(self, name: str, task: asyncio.Task) -> None:
+        self.running.pop(name, None)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("poll of %s failed: %r", name, task.exception())
+
+    def stop(self, grace: float) -> None:
+        """Let running polls finish for up to `grace` seconds, cancel the rest, then stop."""
+        asyncio.run_coroutine_threadsafe(self._drain(grace), self.loop).result(grace + 30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+        self.loop.close()
+
+    async def _drain(self, grace: float) -> None:
+        tasks = list(self.running.values())
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=grace)
+            for task in pending:
+                task.cancel()  # nothing of a cancelled poll is stored; the next run polls again
+            if pending:
+                await asyncio.wait(pending, timeout=10)
+        await self.poller.fetcher.close()
 
 
 class Service:
@@ -36,15 +89,10 @@ class Service:
         self.engine = engine
         self.clock = clock
         self.poller = Poller(settings, engine, clock=clock)
+        self.polls = PollLoop(self.poller)
 
     def poll_watcher(self, name: str) -> None:
-        with Session(self.engine) as session:
-            state = session.get(WatcherState, name)
-        due = state.next_due_at if state else None
-        if state and state.consecutive_failures and due and due > self.clock():
-            log.debug("watcher %s: backing off until %s", name, due.isoformat())
-            return
-        self.poller.poll(name)
+        self.polls.submit(name)
 
     def deliver_due(self) -> None:
         report = deliver(self.engine, self.settings, now=self.clock())
@@ -122,8 +170,10 @@ def first_runs(
 def build_scheduler(settings: Settings, service: Service) -> BackgroundScheduler:
     global _service
     _service = service
+    # polls only hand a name to the poll loop; delivery, the digest and the milestone check have
+    # threads of their own, so they never wait behind a slow source
     scheduler = BackgroundScheduler(
-        executors={"default": ThreadPoolExecutor(settings.http.concurrency)},
+        executors={"default": ThreadPoolExecutor(3), "polls": ThreadPoolExecutor(1)},
         job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 300},
         timezone=settings.tz,
     )
@@ -147,6 +197,7 @@ def build_scheduler(settings: Settings, service: Service) -> BackgroundScheduler
             poll_job,
             trigger,
             args=[config.name],
+            executor="polls",
             id=f"watch:{config.name}",
             name=f"watch {config.name}",
             replace_existing=True,
@@ -208,12 +259,14 @@ def run_forever(settings: Settings, engine: Engine, stop: threading.Event | None
         ", ".join(settings.claims),
         _safe_url(settings.database_url),
     )
+    service.polls.start()
     scheduler.start()
     try:
         while not stop.wait(1):
             pass
     finally:
-        scheduler.shutdown(wait=True)
+        scheduler.shutdown(wait=True)  # poll jobs only hand over names; delivery finishes its send
+        service.polls.stop(grace=STOP_GRACE)
         service.close()
         log.info("stopped cleanly")
 

@@ -1,43 +1,42 @@
-"""Opening the database and running the flow: fetch → parse → extract → judge → store."""
+"""Opening the database and running the flow: fetch → parse → extract → judge → store.
+
+Fetching is asyncio: every fetch of a batch runs at once, bounded per host and in all. Parsing runs
+on one worker thread, extraction, judging and storing on another (the writer), which stores what
+is ready in one transaction; so the event loop only ever waits for the network.
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, func, select
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, col, select
 
 import watchers
 from alerts import enabled_channels
-from db import queries
 from db.engine import make_engine, upgrade
 from db.ledger import load_ledger
-from db.models import Claim, Observation, WatcherState
-from db.store import (
-    ItemDraft,
-    LoadReport,
-    ObservationDraft,
-    PollOutcome,
-    PollReport,
-    load_ledgers,
-    record_poll,
-)
+from db.models import WatcherState
+from db.store import LoadReport, load_ledgers
+from db.writer import BookCache, PollOutcome, PollReport, Writer, WriterSettings, retryable
 from monitor.config import ConfigError, Settings, parse_duration
-from watchers.base import Fetched, NotModified, ParsedItem, PollContext, WatchError, snapshot_key
+from watchers.base import Fetched, NotModified, Parsed, PollContext, WatchError
 from watchers.extract import rules
-from watchers.fetch import Fetcher, host_key
-from watchers.judge import MISSING, judge
+from watchers.fetch import Fetcher, HostSlot
+from watchers.judge import RemovalWindow
 
 log = logging.getLogger("claimwatch")
 Clock = Callable[[], datetime]
+BATCH = 200  # outcomes stored in one transaction at most
+STORE_ATTEMPTS = 5
 
 
 def utcnow() -> datetime:
@@ -64,8 +63,34 @@ def build_watchers(settings: Settings) -> dict[str, watchers.Watcher]:
     return out
 
 
+@dataclass
+class Fetch:
+    """One request that serves every watcher of the same URL."""
+
+    url: str
+    accept: str
+    allow_private: bool
+    timeout: float | None
+    names: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Polled:
+    """What a fetch gave one watcher: parsed items, or a typed error; not yet stored."""
+
+    name: str
+    started_at: datetime
+    parsed: Parsed | None = None
+    fetched: Fetched | None = None
+    not_modified: bool = False
+    error: WatchError | None = None
+    internal: str | None = None
+    elapsed: float = 0.0
+
+
 class Poller:
-    """Runs polls; safe to call from many threads. One per process, sharing one HTTP client."""
+    """Runs polls; one per process. `poll` and `poll_many` run their own event loop; a service
+    with a loop of its own awaits `apoll_many`."""
 
     def __init__(
         self,
@@ -74,10 +99,11 @@ class Poller:
         *,
         fetcher: Fetcher | None = None,
         clock: Clock = utcnow,
+        host_slot: HostSlot | None = None,
     ):
         self.settings = settings
         self.engine = engine
-        self.fetcher = fetcher or Fetcher(settings.http)
+        self.fetcher = fetcher or Fetcher(settings.http, host_slot=host_slot)
         self.clock = clock
         self.watchers = build_watchers(settings)
         self.channels = enabled_channels(settings)
@@ -85,9 +111,20 @@ class Poller:
             self.rules = rules(tuple(settings.extra_signals))
         except ValueError as exc:
             raise ConfigError(f"{settings.source}: extra_signals: {exc}") from None
+        self.cache = BookCache()
+        self.writer_settings = WriterSettings(
+            channels=tuple(self.channels),
+            failures_alert=settings.failures_alert,
+            window=RemovalWindow(
+                polls=settings.removal_polls, after=parse_duration(settings.removal_after)
+            ),
+        )
+        self._parse_pool = ThreadPoolExecutor(1, thread_name_prefix="parse")
+        self._write_pool = ThreadPoolExecutor(1, thread_name_prefix="store")
 
     def close(self) -> None:
-        self.fetcher.close()
+        self._parse_pool.shutdown(wait=True)
+        self._write_pool.shutdown(wait=True)
 
     def names(self, wanted: Iterable[str] = ()) -> list[str]:
         wanted = list(wanted)
@@ -95,104 +132,204 @@ class Poller:
             self.settings.watcher(name)  # raises with the known names
         return wanted or [w.name for w in self.settings.watchers if w.enabled]
 
+    def poll(self, name: str) -> PollReport:
+        """One poll of one watcher. Never raises for what a source does; the error goes to health."""
+        return self.poll_many([name])[0]
+
     def poll_many(
         self, names: list[str], on_done: Callable[[PollReport], None] | None = None
     ) -> list[PollReport]:
-        """Poll concurrently; no host gets more than `per_host` workers, so a slow host never holds
-        the workers that other hosts' watchers are waiting for."""
-        limit, per_host = self.settings.http.concurrency, self.settings.http.per_host
-        queues: dict[str, deque[str]] = {}
-        for name in names:
-            queues.setdefault(host_key(self.watchers[name].config.url), deque()).append(name)
-        active: dict[str, int] = dict.fromkeys(queues, 0)
-        running: dict[Future, str] = {}
-        reports: list[PollReport] = []
-        with ThreadPoolExecutor(max_workers=limit, thread_name_prefix="poll") as pool:
-            while queues or running:
-                for host in list(queues):  # round-robin: one start per host per pass
-                    if len(running) >= limit:
-                        break
-                    if active[host] < per_host:
-                        running[pool.submit(self.poll, queues[host].popleft())] = host
-                        active[host] += 1
-                        if not queues[host]:
-                            del queues[host]
-                if not running:
-                    continue
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    active[running.pop(future)] -= 1
-                    reports.append(future.result())
-                    if on_done:
-                        on_done(reports[-1])
+        async def run() -> list[PollReport]:
+            try:
+                return await self.apoll_many(names, on_done)
+            finally:
+                await self.fetcher.close()
+
+        return asyncio.run(run())
+
+    async def apoll_many(
+        self,
+        names: list[str],
+        on_done: Callable[[PollReport], None] | None = None,
+        *,
+        respect_backoff: bool = False,
+    ) -> list[PollReport]:
+        """Poll concurrently; each URL is fetched once for all its watchers in the batch.
+        With `respect_backoff`, a failing watcher whose retry is not yet due is left out."""
+        loop = asyncio.get_running_loop()
+        states = await loop.run_in_executor(self._write_pool, self._states, names)
+        if respect_backoff:
+            now = self.clock()
+            names = [n for n in names if not _backing_off(states.get(n), now)]
+        results: asyncio.Queue = asyncio.Queue()
+        fetches = [
+            asyncio.create_task(self._fetch(group, states, results))
+            for group in self._groups(names, states)
+        ]
+        writer = asyncio.create_task(self._store_all(len(names), results, states, on_done))
+        try:
+            await asyncio.gather(*fetches)
+            reports = await writer
+        except BaseException:
+            for task in [*fetches, writer]:
+                task.cancel()
+            raise
         order = {name: i for i, name in enumerate(names)}
         return sorted(reports, key=lambda r: order[r.watcher])
 
-    def poll(self, name: str) -> PollReport:
-        """One poll of one watcher. Never raises for what a source does; the error goes to health."""
-        started = time.monotonic()
-        watcher = self.watchers[name]
-        config = watcher.config
-        now = self.clock()
-        outcome = PollOutcome(
-            watcher=name, kind=config.kind, url=config.url, started_at=now, items=[]
-        )
+    # ------------------------------------------------------------ fetch and parse
+
+    def _states(self, names: list[str]) -> dict[str, tuple]:
         with Session(self.engine) as session:
-            state = session.get(WatcherState, name)
-        failures = state.consecutive_failures if state else 0
+            rows = session.exec(
+                select(
+                    WatcherState.name,
+                    WatcherState.etag,
+                    WatcherState.last_modified,
+                    WatcherState.consecutive_failures,
+                    WatcherState.next_due_at,
+                ).where(col(WatcherState.name).in_(names))
+            )
+            return {name: tuple(rest) for name, *rest in rows}
+
+    def _groups(self, names: list[str], states: dict) -> list[Fetch]:
+        groups: dict[tuple, Fetch] = {}
+        for name in dict.fromkeys(names):
+            watcher = self.watchers[name]
+            config = watcher.config
+            key = (config.url, watcher.accept, config.allow_private_redirects, config.timeout)
+            groups.setdefault(key, Fetch(*key)).names.append(name)
+        return list(groups.values())
+
+    async def _fetch(self, group: Fetch, states: dict, results: asyncio.Queue) -> None:
+        started, now = time.monotonic(), self.clock()
+        conditions = {states.get(name, (None, None))[:2] for name in group.names}
+        etag, modified = conditions.pop() if len(conditions) == 1 else (None, None)
+        outcome = dict(started_at=now)
         try:
-            fetched = self.fetcher.fetch(
-                config.url,
-                etag=state.etag if state else None,
-                last_modified=state.last_modified if state else None,
-                accept=watcher.accept,
-                allow_private_redirects=config.allow_private_redirects,
-                timeout=config.timeout,
+            fetched = await self.fetcher.fetch(
+                group.url,
+                etag=etag,
+                last_modified=modified,
+                accept=group.accept,
+                allow_private_redirects=group.allow_private,
+                timeout=group.timeout,
             )
             # the poller's clock says when Claimwatch saw it (a virtual clock in the demo)
-            fetched = replace(fetched, fetched_at=now)
-            parsed = watcher.parse(fetched)
-            outcome.items = self._judge_items(watcher, parsed.items, fetched, now)
-            outcome.etag, outcome.last_modified = (
-                fetched.headers.get("etag"),
-                fetched.headers.get("last-modified"),
-            )
-            outcome.warning = parsed.warning
-            outcome.next_due_at = now + config.interval
+            outcome["fetched"] = replace(fetched, fetched_at=now)
         except NotModified:
-            outcome.not_modified = True
-            outcome.next_due_at = now + config.interval
+            outcome["not_modified"] = True
         except WatchError as exc:
-            # every error names the URL it is about
-            message = str(exc) if "://" in str(exc) else f"{config.url}: {exc}"
-            outcome.error_kind, outcome.error = exc.kind, message
-            outcome.next_due_at = now + self._backoff(
-                config.interval, failures + 1, exc.retry_after
-            )
-        except Exception as exc:  # a parser bug must not stop the service; it shows in health
-            log.exception("watcher %s: unexpected error", name)
-            outcome.error_kind, outcome.error = (
-                "internal",
-                f"{config.url}: {type(exc).__name__}: {exc}"[:500],
-            )
-            outcome.next_due_at = now + self._backoff(config.interval, failures + 1, None)
-        report = record_poll(
-            self.engine,
-            outcome,
-            channels=self.channels,
-            failures_alert=self.settings.failures_alert,
+            outcome["error"] = exc
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must not stop the batch; it shows in health
+            log.exception("fetch of %s failed unexpectedly", group.url)
+            outcome["internal"] = f"{group.url}: {type(exc).__name__}: {exc}"[:500]
+        loop = asyncio.get_running_loop()
+        for name in group.names:
+            result = Polled(name=name, **outcome)
+            if result.fetched is not None:
+                result = await loop.run_in_executor(self._parse_pool, self._parse, result)
+            result.elapsed = time.monotonic() - started
+            results.put_nowait(result)
+
+    def _parse(self, result: Polled) -> Polled:
+        watcher = self.watchers[result.name]
+        try:
+            result.parsed = watcher.parse(result.fetched)
+        except WatchError as exc:
+            result.error = exc
+        except Exception as exc:  # a parser bug: health shows it, the service goes on
+            log.exception("watcher %s: parser failed", result.name)
+            result.internal = f"{watcher.config.url}: {type(exc).__name__}: {exc}"[:500]
+        return result
+
+    # ------------------------------------------------------------ extract, judge, store
+
+    async def _store_all(self, count: int, results: asyncio.Queue, states: dict, on_done):
+        loop = asyncio.get_running_loop()
+        reports: list[PollReport] = []
+        while len(reports) < count:
+            batch = [await results.get()]
+            while not results.empty() and len(batch) < BATCH:
+                batch.append(results.get_nowait())
+            stored = await loop.run_in_executor(self._write_pool, self._store, batch, states)
+            for report, result in zip(stored, batch, strict=True):
+                _log(report, result.elapsed)
+                if on_done:
+                    on_done(report)
+            reports.extend(stored)
+        return reports
+
+    def _store(self, batch: list[Polled], states: dict) -> list[PollReport]:
+        """One transaction for the batch, in watcher order (writers lock rows in the same order);
+        a deadlock with another process's writer stores the batch again."""
+        for attempt in range(STORE_ATTEMPTS):
+            try:
+                with Writer(self.engine, self.cache, self.writer_settings) as writer:
+                    reports = {
+                        r.name: writer.record(self._outcome(writer, r, states))
+                        for r in sorted(batch, key=lambda r: r.name)
+                    }
+                return [reports[r.name] for r in batch]
+            except DBAPIError as exc:
+                if not retryable(exc) or attempt == STORE_ATTEMPTS - 1:
+                    raise
+                log.info("storing polls met another writer (%s); again", type(exc.orig).__name__)
+                time.sleep(random.uniform(0.05, 0.3) * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _outcome(self, writer: Writer, result: Polled, states: dict) -> PollOutcome:
+        watcher = self.watchers[result.name]
+        config = watcher.config
+        outcome = PollOutcome(
+            watcher=result.name,
+            kind=config.kind,
+            url=config.url,
+            started_at=result.started_at,
+            snapshot=watcher.snapshot,
+            next_due_at=result.started_at + config.interval,
         )
-        log.info(
-            "poll %s: %s, %d new items, %d observations, %d changes, %.2fs%s",
-            name,
-            report.outcome,
-            report.items,
-            report.observations,
-            report.changes,
-            time.monotonic() - started,
-            f" ({report.error})" if report.error else "",
+        failures = states.get(result.name, (None, None, 0, None))[2]
+        if result.not_modified:
+            outcome.not_modified = True
+        elif result.error is not None or result.internal is not None:
+            error = result.error
+            message = str(error) if error is not None else result.internal
+            if "://" not in message:  # every error names the URL it is about
+                message = f"{config.url}: {message}"
+            outcome.error_kind = error.kind if error is not None else "internal"
+            outcome.error = message
+            retry_after = error.retry_after if error is not None else None
+            outcome.next_due_at = result.started_at + self._backoff(
+                config.interval, failures + 1, retry_after
+            )
+        else:
+            try:
+                self._extract(writer, watcher, result, outcome)
+            except Exception as exc:  # an extraction bug: health shows it
+                log.exception("watcher %s: extraction failed", result.name)
+                outcome.items = []
+                outcome.error_kind = "internal"
+                outcome.error = f"{config.url}: {type(exc).__name__}: {exc}"[:500]
+        return outcome
+
+    def _extract(self, writer: Writer, watcher, result: Polled, outcome: PollOutcome) -> None:
+        book = writer.book
+        said = book.sources.get(result.name)
+        context = PollContext(
+            claims={cid: claim.spec for cid, claim in book.claims.items()},
+            previous={key: s.value for (_, key), s in said.items()} if said else None,
+            rules=self.rules,
         )
-        return report
+        outcome.items = writer.new_items(result.name, result.parsed.items)
+        for draft in outcome.items:
+            draft.candidates = watcher.extract(draft.item, context)
+        fetched = result.fetched
+        outcome.etag = fetched.headers.get("etag")
+        outcome.last_modified = fetched.headers.get("last-modified")
+        outcome.warning = result.parsed.warning
 
     def _backoff(self, interval: timedelta, failures: int, retry_after: float | None) -> timedelta:
         cap = parse_duration(self.settings.http.backoff_max)
@@ -200,104 +337,26 @@ class Poller:
         wait = max(wait, min(interval, timedelta(minutes=5)))
         return max(wait, timedelta(seconds=retry_after)) if retry_after else wait
 
-    def _judge_items(
-        self, watcher, items: list[ParsedItem], fetched: Fetched, now: datetime
-    ) -> list[ItemDraft]:
-        name = watcher.name
-        drafts: list[ItemDraft] = []
-        with Session(self.engine) as session:
-            claims = {c.id: c for c in session.exec(select(Claim))}
-            specs = {cid: json.loads(c.spec) for cid, c in claims.items()}
-            source_state = _source_state(session, name)
-            overlay: dict[tuple[str, str], object] = {}  # changes judged earlier in this poll
-            fresh = self._new_items(session, name, items)
-            for item, dedupe_key in fresh:
-                context = PollContext(
-                    claims=specs,
-                    previous={k: v for (_, k), v in source_state.items()} or None,
-                    rules=self.rules,
-                )
-                first_word = not source_state  # this source has never said anything: its baseline
-                observations = []
-                for candidate in watcher.extract(item, context):
-                    slot = (candidate.claim_id, candidate.key)
-                    if candidate.claim_id not in claims:
-                        continue
-                    if (
-                        item.snapshot
-                        and slot in source_state
-                        and source_state[slot] == candidate.value
-                    ):
-                        continue  # a snapshot reports only what moved since this source's last word
-                    if slot in overlay:
-                        current = overlay[slot]
-                    else:
-                        current = queries.current_value(
-                            session=session, claim=claims[candidate.claim_id], key=candidate.key
-                        ).value
-                    previous = MISSING if first_word else source_state.get(slot)
-                    verdict = judge(
-                        candidate, specs[candidate.claim_id], current, source_previous=previous
-                    )
-                    if verdict is None:
-                        continue
-                    if verdict.changed:
-                        overlay[slot] = candidate.value
-                    source_state[slot] = candidate.value
-                    observations.append(
-                        ObservationDraft(
-                            claim_id=candidate.claim_id,
-                            key=candidate.key,
-                            value=candidate.value,
-                            unit=candidate.unit or claims[candidate.claim_id].unit,
-                            signal=candidate.signal,
-                            excerpt=candidate.excerpt,
-                            changed=verdict.changed,
-                            delta_pct=verdict.delta_pct,
-                            previous=verdict.previous,
-                        )
-                    )
-                drafts.append(
-                    ItemDraft(
-                        dedupe_key=dedupe_key,
-                        content_hash=item.content_hash,
-                        title=item.title,
-                        url=item.url or fetched.url,
-                        published_at=item.published_at,
-                        relevant=bool(observations),
-                        observations=observations,
-                    )
-                )
-        return drafts
 
-    def _new_items(
-        self, session: Session, name: str, items: list[ParsedItem]
-    ) -> list[tuple[ParsedItem, str]]:
-        """Items not stored before, oldest first, each with its dedupe key."""
-        fresh: list[tuple[ParsedItem, str]] = []
-        feed_items = [i for i in items if not i.snapshot]
-        seen = queries.seen_keys(
-            session=session, watcher=name, keys=[i.dedupe_key for i in feed_items]
-        )
-        keys: set[str] = set()
-        for item in feed_items:
-            if item.dedupe_key not in seen and item.dedupe_key not in keys:
-                keys.add(item.dedupe_key)
-                fresh.append((item, item.dedupe_key))
-        for item in (i for i in items if i.snapshot):
-            latest = queries.latest_item(session=session, watcher=name)
-            if latest is None or latest.content_hash != item.content_hash:
-                fresh.append((item, snapshot_key(item.content_hash, latest.id if latest else None)))
-        fresh.sort(key=lambda pair: pair[0].published_at or datetime.max.replace(tzinfo=UTC))
-        return fresh
+def _backing_off(state: tuple | None, now: datetime) -> bool:
+    if state is None:
+        return False
+    _, _, failures, due = state
+    if due is not None and due.tzinfo is None:
+        due = due.replace(tzinfo=UTC)
+    return bool(failures) and due is not None and due > now
 
 
-def _source_state(session: Session, source: str) -> dict[tuple[str, str], object]:
-    """What this source said last, per claim and key."""
-    latest = (
-        select(func.max(Observation.id))
-        .where(Observation.source == source)
-        .group_by(Observation.claim_id, Observation.key)
+def _log(report: PollReport, elapsed: float) -> None:
+    level = logging.INFO if report.outcome in ("ok", "not-modified") else logging.WARNING
+    log.log(
+        level,
+        "poll %s: %s, %d new items, %d observations, %d changes, %.2fs%s",
+        report.watcher,
+        report.outcome,
+        report.items,
+        report.observations,
+        report.changes,
+        elapsed,
+        f" ({report.error})" if report.error else "",
     )
-    rows = session.exec(select(Observation).where(col(Observation.id).in_(latest)))
-    return {(o.claim_id, o.key): json.loads(o.value) for o in rows}

@@ -81,10 +81,11 @@ def snapshot(url):
     engine, _ = open_database(load_settings(None, environ={}, overrides={"database_url": url}))
     with Session(engine) as session:
         items = sorted((i.watcher, i.dedupe_key.split(":")[0]) for i in session.exec(select(Item)))
-        observations = sorted(
-            (o.source, o.claim_id, o.key, o.value, o.changed)
-            for o in session.exec(select(Observation))
-        )
+        rows = list(session.exec(select(Observation)))
+        # which of two sources reporting the same change stored it first depends on timing;
+        # what must not is every observation, and each change once
+        observations = sorted((o.source, o.claim_id, o.key, o.value) for o in rows)
+        observations += sorted(("change", o.claim_id, o.key, o.value) for o in rows if o.changed)
         alerts = sorted((a.channel, a.kind, a.claim_id or "") for a in session.exec(select(Alert)))
     engine.dispose()
     return items, observations, alerts

@@ -17,7 +17,7 @@ def test_demo_runs_the_story_offline(runner, tmp_path):
         "[gpt-5.5:output] changed",
         "baseline 10 USD/1M tokens → now 8 USD/1M tokens (-20.0%)",
         "ALERT AgentX results (long-context, multi-turn agent part of InferenceX) changed",
-        "new: listed",
+        "ALERT Jalapeño in InferenceX's public results changed",
         "baseline not disclosed → now 72 %",
         "baseline planned → now met",
         "watcher openai-pricing is failing",

@@ -19,7 +19,7 @@ EXPECTED = {
     "502": ("fetch", "HTTP 502"),
     "503": ("fetch", "HTTP 503"),
     "429": ("fetch", "HTTP 429, retry after 3600 s"),
-    "reset": ("fetch", "Error"),
+    "reset": ("fetch", "cut off"),
     "silent": ("timeout", "timed out"),
     "trickle": ("timeout", ""),
     "huge": ("fetch", "response larger than 1,048,576 bytes"),

@@ -155,7 +155,9 @@ def test_agentx_rows_change_agentx(server, make_settings):
     agentx = observations(engine, claim_id="jalapeno.agentx")
     assert [(json.loads(o.value), o.changed) for o in agentx] == [("results published", True)]
     hardware = observations(engine, claim_id="inferencex.hardware")
-    assert [(o.key, o.changed) for o in hardware] == [("jalapeno-a0", True)]
+    assert [(o.key, o.role) for o in hardware] == [("jalapeno-a0", "new")]
+    listing = observations(engine, claim_id="jalapeno.inferencex")
+    assert [(json.loads(o.value), o.changed) for o in listing] == [("listed", True)]
     kw = observations(engine, claim_id="jalapeno.tokens-per-kw.gpt-oss-120b")
     assert kw[0].changed and json.loads(kw[0].value) == 80100
 

@@ -96,9 +96,12 @@ class Candidate:
     excerpt: str
     key: str = ""
     unit: str = ""
-    measured: bool = (
-        True  # a figure counts as a re-measurement (else a different figure is only evidence)
-    )
+    # a new measurement (an independent party's, or a new run reported as measured); a figure
+    # that is not one can restate or inform, never change a number
+    measured: bool = True
+    verification: str = ""  # how this figure was verified, when the source says
+    mismatch: str = ""  # conditions that differ from the claim's: evidence only
+    group: str = ""  # keyed values: what the key belongs to (the model of a price field)
     first_is_baseline: bool = False  # keyed values: the first seen from a source sets the baseline
 
 
@@ -118,6 +121,7 @@ class Watcher:
     registry: ClassVar[dict[str, type[Watcher]]] = {}
     accept: ClassVar[str] = "*/*"
     formats: ClassVar[tuple[str, ...]] = ()
+    snapshot: ClassVar[bool] = False  # reads a whole list or page each time, not a stream of items
 
     def __init_subclass__(cls, kind: str, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -20,6 +20,7 @@ from watchers.figures import MODELS
 
 JALAPENO_HW = re.compile(r"jalape|openai|\boai\b", re.I)
 HARDWARE_CLAIM = "inferencex.hardware"
+LISTING_CLAIM = "jalapeno.inferencex"
 METRICS = (
     "tput_per_gpu",
     "output_tput_per_gpu",
@@ -121,6 +122,7 @@ UNITS = {
 
 
 class BenchmarkWatcher(Watcher, kind="benchmark"):
+    snapshot = True
     accept = "application/json"
     formats = ("inferencex",)
 
@@ -145,15 +147,25 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
         out = []
         known = context.claims.get(HARDWARE_CLAIM, {}).get("value", [])
         for hardware in data["hardware"]:
-            if hardware not in known:
-                tag = "Jalapeño hardware" if JALAPENO_HW.search(hardware) else "new hardware"
+            if hardware in known:
+                continue
+            ours = bool(JALAPENO_HW.search(hardware))
+            out.append(
+                Candidate(
+                    claim_id=HARDWARE_CLAIM,
+                    key=hardware,
+                    value="listed",
+                    signal="new-hardware",
+                    excerpt=f"{'Jalapeño' if ours else 'new'} hardware in InferenceX results: {hardware}",
+                )
+            )
+            if ours:
                 out.append(
                     Candidate(
-                        claim_id=HARDWARE_CLAIM,
-                        key=hardware,
+                        claim_id=LISTING_CLAIM,
                         value="listed",
-                        signal="new-hardware",
-                        excerpt=f"{tag} in InferenceX results: {hardware}",
+                        signal="subject-hardware",
+                        excerpt=f"Jalapeño hardware in InferenceX results: {hardware}",
                     )
                 )
         agentic = [r for r in data["jalapeno"] if r["agentic"]]

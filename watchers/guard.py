@@ -17,3 +17,15 @@ def is_public_address(host: str) -> bool:
         if not address.is_global or address.is_multicast:
             return False
     return True
+
+
+def is_global_ip(text: str) -> bool:
+    """True only for a global unicast address."""
+    try:
+        address = ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    if mapped is not None:
+        address = mapped
+    return address.is_global and not address.is_multicast

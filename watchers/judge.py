@@ -1,90 +1,219 @@
-"""Change detection: a candidate against the claim's current state, by claim kind. Pure."""
+"""Change detection: a candidate against the claim's current state. Pure.
+
+A verdict's role says what the observation is: `change` (the claim moved; alert), `new` and
+`removed` (a keyed value appeared or left for good; the digest tells), `baseline` (the first value
+of a key), `confirms` (another source, or a new measurement, says what is current), `restates`
+(says it again without new evidence), `evidence` (a figure under other conditions, or not a new
+measurement), `catch-up` (a lagging source reaching a value the claim already passed through).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from watchers.base import Candidate
+from watchers.state import ClaimState, KeyState, SourceKey
 
-MISSING = object()
+MET = "met"  # a milestone met stays met
 
 
 @dataclass(frozen=True)
-class Judged:
+class Verdict:
     candidate: Candidate
+    role: str
     changed: bool
-    delta_pct: float | None
-    previous: Any  # the value this one is compared with (the current state)
+    notify: bool  # tell at once; else the digest tells
+    delta_pct: float | None = None
+    previous: Any = None  # the value this one is compared with
 
 
-def delta(new: float | None, old: float | None) -> float | None:
-    if not isinstance(new, int | float) or not isinstance(old, int | float) or old == 0:
+@dataclass(frozen=True)
+class RemovalWindow:
+    """A key missing from a source is removed only after this many polls and this long."""
+
+    polls: int = 2
+    after: timedelta = timedelta(hours=24)
+
+
+def delta(new: Any, old: Any) -> float | None:
+    if not _number(new) or not _number(old) or old == 0:
         return None
     return round((new - old) / abs(old) * 100, 4)
 
 
-def _mid(value) -> float | None:
-    return (value[0] + value[1]) / 2 if isinstance(value, list) and len(value) == 2 else None
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _normal(text) -> str:
+def _range(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
+
+
+def _normal(text: Any) -> str:
     return " ".join(str(text).lower().split())
 
 
-def judge(
-    candidate: Candidate, spec: dict, current: Any, *, source_previous: Any = MISSING
-) -> Judged | None:
-    """None when the candidate adds nothing worth storing; else whether it changes the claim.
-
-    `current` is the claim's state for the candidate's key. For keyed values from snapshots
-    (prices, pages) `source_previous` is what this source said last time; MISSING means the source
-    has never been seen, so what it says now is its baseline.
-    """
-    if candidate.key and candidate.first_is_baseline:
-        return _judge_keyed(candidate, current, source_previous)
-    kind = spec["kind"]
-    value = candidate.value
+def judge(candidate: Candidate, claim: ClaimState) -> Verdict | None:
+    """An unkeyed candidate (from prose or a benchmark row) against the claim's current value;
+    None when it says nothing this claim can hold."""
+    state = claim.key("")
+    if state is None:
+        return None
+    kind = claim.kind
     if kind == "number":
-        if not isinstance(value, int | float):
-            return None
-        change = delta(value, current)
-        if change is None:
-            return Judged(candidate, current is None, None, current)
-        outside = abs(change) > spec.get("tolerance", 0.02) * 100
-        return Judged(candidate, outside and candidate.measured, change, current)
+        return _judge_number(candidate, claim.spec, state)
     if kind == "range":
-        if not (isinstance(value, list) and isinstance(current, list)):
-            return None
-        tolerance = spec.get("tolerance", 0.02) * 100
-        ends = [delta(value[i], current[i]) for i in (0, 1)]
-        outside = any(d is None or abs(d) > tolerance for d in ends)
-        return Judged(
-            candidate, outside and candidate.measured, delta(_mid(value), _mid(current)), current
-        )
+        return _judge_range(candidate, claim.spec, state)
     if kind == "status":
-        ladder = spec.get("ladder")
-        if ladder and value not in ladder:
-            return None
-        return Judged(candidate, value != current, None, current)
-    if kind in ("milestone", "text"):
-        return Judged(candidate, _normal(value) != _normal(current), None, current)
-    if kind == "price-list":
-        return _judge_keyed(candidate, current, source_previous)
+        return _judge_status(candidate, claim.spec, state)
+    if kind == "milestone":
+        return _judge_milestone(candidate, state)
+    if kind == "text":
+        return _judge_text(candidate, state)
     return None
 
 
-def _judge_keyed(candidate: Candidate, current: Any, source_previous: Any) -> Judged | None:
-    value = candidate.value
-    if source_previous is MISSING:  # this source's first word on the key: its baseline, no alert
-        if value is None:
-            return None
-        return Judged(candidate, False, delta(value, current), current)
-    if value == source_previous:
+def _verdict(candidate: Candidate, role: str, state: KeyState, delta_pct=None) -> Verdict:
+    changed = role == "change"
+    return Verdict(candidate, role, changed, changed, delta_pct, state.value)
+
+
+def _judge_number(candidate: Candidate, spec: dict, state: KeyState) -> Verdict | None:
+    if not _number(candidate.value):
         return None
-    # the source changed its mind; it is news only if it differs from what we hold as current
-    changed = value != current and not (value is None and current is None)
-    base = current if isinstance(current, int | float) else source_previous
-    return Judged(
-        candidate, changed, delta(value, base), current if current is not None else source_previous
+    if candidate.mismatch:
+        return _verdict(candidate, "evidence", state, delta(candidate.value, state.value))
+    change = delta(candidate.value, state.value)
+    tolerance = spec.get("tolerance", 0.02) * 100
+    if change is not None and abs(change) <= tolerance:
+        return _verdict(candidate, "confirms" if candidate.measured else "restates", state, change)
+    if not candidate.measured:
+        return _verdict(candidate, "evidence", state, change)
+    return _verdict(candidate, "change", state, change)
+
+
+def _judge_range(candidate: Candidate, spec: dict, state: KeyState) -> Verdict | None:
+    value, current = candidate.value, state.value
+    if not _range(value) or value[0] > value[1]:
+        return None
+    if candidate.mismatch:
+        return _verdict(candidate, "evidence", state)
+    mid = delta(sum(value) / 2, sum(current) / 2) if _range(current) else None
+    tolerance = spec.get("tolerance", 0.02) * 100
+    ends = [delta(value[i], current[i]) for i in (0, 1)] if _range(current) else [None, None]
+    if all(d is not None and abs(d) <= tolerance for d in ends):
+        return _verdict(candidate, "confirms" if candidate.measured else "restates", state, mid)
+    if not candidate.measured:
+        return _verdict(candidate, "evidence", state, mid)
+    return _verdict(candidate, "change", state, mid)
+
+
+def _judge_status(candidate: Candidate, spec: dict, state: KeyState) -> Verdict | None:
+    ladder = spec.get("ladder")
+    value = candidate.value
+    if ladder and value not in ladder:
+        return None
+    if value == state.value:
+        return _verdict(candidate, "restates", state)
+    forward_only = spec.get("ladder_moves", "forward") == "forward"
+    behind = ladder and state.value in ladder and ladder.index(value) < ladder.index(state.value)
+    if forward_only and behind:
+        return _verdict(candidate, "restates", state)  # an older step, said again
+    return _verdict(candidate, "change", state)
+
+
+def _judge_milestone(candidate: Candidate, state: KeyState) -> Verdict | None:
+    value = candidate.value
+    if not isinstance(value, str) or not value.strip():
+        return None
+    if value == state.value or state.value == MET:
+        return _verdict(candidate, "restates", state)
+    return _verdict(candidate, "change", state)
+
+
+def _judge_text(candidate: Candidate, state: KeyState) -> Verdict | None:
+    if candidate.value is None:
+        return None
+    if _normal(candidate.value) == _normal(state.value):
+        return _verdict(candidate, "restates", state)
+    if candidate.mismatch or not candidate.measured:
+        return _verdict(candidate, "evidence", state)
+    return _verdict(candidate, "change", state)
+
+
+# ---------------------------------------------------------------- keyed values from snapshots
+
+
+def judge_keyed(
+    candidate: Candidate, claim: ClaimState, said: SourceKey | None, new_source: bool
+) -> Verdict | None:
+    """A keyed value (a price, a page's text) from a snapshot source, given what that source said
+    last. Only a source's own move can change a claim, so the changes do not depend on which
+    source was polled first: the first to report a move changes the claim, the others confirm."""
+    value = candidate.value
+    state = claim.keys.get(candidate.key)
+    if state is None:  # nobody has listed this key before
+        role = "baseline" if new_source else "new"
+        return Verdict(candidate, role, role == "new", False, None, None)
+    if said is None:  # this source's first word on a key others list
+        role = "confirms" if value == state.value else "differs"
+        return Verdict(candidate, role, False, False, delta(value, state.value), state.value)
+    if value == said.value:
+        return None
+    if state.value is None:  # listed again after it was removed
+        return Verdict(candidate, "new", True, False, None, None)
+    if value == state.value:
+        return Verdict(candidate, "confirms", False, False, None, state.value)
+    if _catching_up(state, said.value, value):
+        return Verdict(candidate, "catch-up", False, False, None, state.value)
+    return Verdict(candidate, "change", True, True, delta(value, state.value), state.value)
+
+
+def _catching_up(state: KeyState, before: Any, after: Any) -> bool:
+    """A source moving from one past value to a later past value, still behind the current one."""
+    history = state.history
+    if before not in history or after not in history:
+        return False
+    last = len(history) - 1
+    start = last - history[::-1].index(before)
+    end = last - history[::-1].index(after)
+    return start < end < last
+
+
+def judge_missing(
+    claim: ClaimState,
+    key: str,
+    said: SourceKey,
+    *,
+    now: datetime,
+    window: RemovalWindow,
+    elsewhere: bool,
+    source: str,
+) -> Verdict | None:
+    """A key this source listed is missing from its latest snapshot. Counts the miss on `said`;
+    a verdict only once the miss has lasted the whole window."""
+    said.missing_polls += 1
+    said.missing_since = said.missing_since or now
+    if said.missing_polls < window.polls or now - said.missing_since < window.after:
+        return None
+    state = claim.keys.get(key)
+    before = said.value
+    said.value, said.missing_polls, said.missing_since = None, 0, None
+    what = said.group or key
+    candidate = Candidate(
+        claim_id=claim.id,
+        key=key,
+        value=None,
+        signal="removed",
+        excerpt=f"{what} is no longer listed by {source}",
+        group=said.group,
     )
+    if elsewhere or state is None or state.value is None:
+        return Verdict(candidate, "evidence", False, False, None, before)
+    return Verdict(candidate, "removed", True, False, None, state.value)
+
+
+def with_previous(verdict: Verdict, previous: Any) -> Verdict:
+    return replace(verdict, previous=previous)

@@ -18,6 +18,7 @@ MAX_TEXT = 5_000
 
 
 class PageWatcher(Watcher, kind="page"):
+    snapshot = True
     accept = "text/html, application/xhtml+xml;q=0.9, */*;q=0.5"
 
     def check_config(self) -> None:

@@ -211,6 +211,7 @@ def _money(text: str) -> float | None:
 
 
 class PricesWatcher(Watcher, kind="prices"):
+    snapshot = True
     formats = ("litellm", "openrouter", "genai-prices", "llm-prices", "openai-markdown", "html")
 
     def check_config(self) -> None:

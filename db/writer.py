@@ -1,0 +1,545 @@
+"""The writer of polls: one transaction for a batch of poll outcomes, a savepoint for each.
+
+Judging happens here, against the Book, inside the transaction that stores the result: a change is
+stored with the next number of its claim's key, and the unique key (claim, key, number) makes the
+second of two writers who judged the same change lose the insert; it then judges again against
+what won, which makes its observation a confirmation instead of a second alert.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, col, select
+
+from db.engine import writing
+from db.models import Alert, Item, Observation, SourceKey, WatcherState
+from db.state import better_verification, book_version, load_book
+from watchers.base import Candidate, ParsedItem, snapshot_key
+from watchers.judge import RemovalWindow, Verdict, judge, judge_keyed, judge_missing
+from watchers.state import Book, ClaimState, KeyState
+from watchers.state import SourceKey as SourceKeyState
+
+log = logging.getLogger("claimwatch.store")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+TEXT_LIMIT = 2000
+
+
+def clean(text: str | None, limit: int = TEXT_LIMIT) -> str:
+    """Text fit to store: no NUL or other control characters (PostgreSQL refuses NUL), capped."""
+    return CONTROL.sub("", str(text or ""))[:limit]
+
+
+def dumps(value) -> str:
+    """JSON for storage; a non-finite number is refused (it is not JSON)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+@dataclass
+class ItemDraft:
+    """A fetched item that is new to its watcher, with what extraction found in it."""
+
+    item: ParsedItem
+    dedupe_key: str
+    candidates: list[Candidate] = field(default_factory=list)
+
+
+@dataclass
+class PollOutcome:
+    """What one poll learned; `error_kind` None means the poll succeeded (or was not modified)."""
+
+    watcher: str
+    kind: str
+    url: str
+    started_at: datetime
+    items: list[ItemDraft] = field(default_factory=list)
+    snapshot: bool = False  # the watcher reads a whole list each time (prices, benchmarks, pages)
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    error_kind: str | None = None
+    error: str | None = None
+    warning: str | None = None
+    next_due_at: datetime | None = None
+
+
+@dataclass
+class PollReport:
+    watcher: str
+    outcome: str  # ok | not-modified | a failure kind
+    items: int = 0
+    observations: int = 0
+    changes: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class WriterSettings:
+    channels: tuple[str, ...]
+    failures_alert: int
+    window: RemovalWindow = RemovalWindow()
+
+
+class BookCache:
+    """The Book one process judges with, reloaded when another process has written since."""
+
+    def __init__(self):
+        self.book: Book | None = None
+
+    def get(self, session: Session) -> Book:
+        if self.book is None or self.book.version != book_version(session):
+            self.book = load_book(session)
+        return self.book
+
+    def invalidate(self) -> None:
+        self.book = None
+
+
+class Writer:
+    """`with Writer(engine, cache, settings) as w:` then `w.new_items(...)` and `w.record(...)`."""
+
+    def __init__(self, engine: Engine, cache: BookCache, settings: WriterSettings):
+        self.engine = writing(engine)
+        self.cache = cache
+        self.settings = settings
+        self.session: Session | None = None
+        self.book: Book | None = None
+
+    def __enter__(self) -> Writer:
+        self.session = Session(self.engine)
+        self.session.begin()
+        self.book = self.cache.get(self.session)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                self.session.commit()
+                self.book.version = book_version(self.session)
+            else:
+                self.session.rollback()
+                self.cache.invalidate()
+        except Exception:
+            self.cache.invalidate()
+            raise
+        finally:
+            self.session.close()
+
+    # ------------------------------------------------------------ items not seen before
+
+    def new_items(self, watcher: str, items: list[ParsedItem]) -> list[ItemDraft]:
+        """The items of a poll not stored before, oldest first, each with its dedupe key."""
+        fresh: list[ItemDraft] = []
+        entries = [i for i in items if not i.snapshot]
+        keys = [clean(i.dedupe_key, 300) for i in entries]
+        seen = self._seen(watcher, keys)
+        for item, key in zip(entries, keys, strict=True):
+            if key not in seen:
+                seen.add(key)
+                fresh.append(ItemDraft(item=item, dedupe_key=key))
+        for item in (i for i in items if i.snapshot):
+            latest = self.book.latest_items.get(watcher)
+            if latest is None or latest[1] != item.content_hash:
+                fresh.append(ItemDraft(item, snapshot_key(item.content_hash, latest and latest[0])))
+        fresh.sort(key=lambda d: d.item.published_at or datetime.max.replace(tzinfo=UTC))
+        return fresh
+
+    def _seen(self, watcher: str, keys: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            found.update(
+                self.session.exec(
+                    select(Item.dedupe_key).where(
+                        Item.watcher == watcher, col(Item.dedupe_key).in_(chunk)
+                    )
+                )
+            )
+        return found
+
+    # ------------------------------------------------------------ one poll
+
+    def record(self, outcome: PollOutcome) -> PollReport:
+        """Store one poll in a savepoint: a failure to store it becomes its own typed outcome."""
+        try:
+            with self.session.begin_nested():
+                return self._record(outcome)
+        except DBAPIError as exc:
+            if retryable(exc):
+                raise  # the whole batch is stored again, in a fresh transaction
+            return self._record_failure(outcome, exc)
+        except Exception as exc:
+            return self._record_failure(outcome, exc)
+
+    def _record_failure(self, outcome: PollOutcome, exc: Exception) -> PollReport:
+        """The poll is lost, not the batch; health shows why."""
+        log.error("watcher %s: storing the poll failed: %r", outcome.watcher, exc)
+        self.cache.invalidate()
+        self.book = self.cache.get(self.session)
+        failed = PollOutcome(
+            watcher=outcome.watcher,
+            kind=outcome.kind,
+            url=outcome.url,
+            started_at=outcome.started_at,
+            error_kind="internal",
+            error=f"{outcome.url}: storing the poll failed ({type(exc).__name__})",
+            next_due_at=outcome.next_due_at,
+        )
+        with self.session.begin_nested():
+            return self._record(failed)
+
+    def _record(self, outcome: PollOutcome) -> PollReport:
+        state = self._watcher_state(outcome)
+        report = PollReport(watcher=outcome.watcher, outcome="ok")
+        if outcome.error_kind:
+            report.outcome, report.error = outcome.error_kind, clean(outcome.error, 500)
+        elif outcome.not_modified:
+            report.outcome = "not-modified"
+        for draft in outcome.items:
+            self._record_item(outcome, draft, report)
+        if outcome.snapshot and not outcome.error_kind:
+            self._pending_removals(outcome, report)
+        if report.items:
+            state.items_seen += report.items
+            state.last_new_item_at = outcome.started_at
+        self.session.add(state)
+        self.session.flush()
+        return report
+
+    def _watcher_state(self, outcome: PollOutcome) -> WatcherState:
+        now = outcome.started_at
+        state = self.session.get(WatcherState, outcome.watcher)
+        if state is None:
+            state = WatcherState(name=outcome.watcher, kind=outcome.kind, url=outcome.url)
+        state.kind, state.url = outcome.kind, outcome.url
+        state.last_polled_at, state.next_due_at = now, outcome.next_due_at
+        state.polls += 1
+        if outcome.error_kind:
+            state.last_error = clean(outcome.error, 500)
+            state.last_error_kind, state.last_error_at = outcome.error_kind, now
+            state.consecutive_failures += 1
+            alarm = state.consecutive_failures >= self.settings.failures_alert
+            if alarm and state.health not in ("failing", "blocked"):
+                state.health = "blocked" if outcome.error_kind == "blocked" else "failing"
+                self._health_alert(state, now, "failing")
+        else:
+            if state.health in ("failing", "blocked"):
+                self._health_alert(state, now, "recovered")
+            state.health, state.consecutive_failures = "ok", 0
+            state.last_success_at = now
+            state.warning = clean(outcome.warning, 500) or None
+            if outcome.etag is not None or outcome.last_modified is not None:
+                state.etag = clean(outcome.etag, 500) or None
+                state.last_modified = clean(outcome.last_modified, 200) or None
+        self.session.add(state)
+        self.session.flush()
+        return state
+
+    def _record_item(self, outcome: PollOutcome, draft: ItemDraft, report: PollReport) -> None:
+        item_id = self._insert_item(outcome, draft)
+        if item_id is None:
+            return  # another process stored this item, and what it said, first
+        report.items += 1
+        if draft.item.snapshot:
+            first = outcome.watcher not in self.book.latest_items
+            self.book.latest_items[outcome.watcher] = (item_id, draft.item.content_hash)
+            verdicts = self._judge_snapshot(outcome, draft.candidates, first)
+        else:
+            verdicts = [v for v in map(self._judge_one, draft.candidates) if v is not None]
+        for verdict in verdicts:
+            self._store_verdict(outcome, draft.item, item_id, verdict, report)
+
+    def _insert_item(self, outcome: PollOutcome, draft: ItemDraft) -> int | None:
+        item = draft.item
+        relevant = any(c.claim_id in self.book.claims for c in draft.candidates)
+        row = {
+            "watcher": outcome.watcher,
+            "dedupe_key": draft.dedupe_key,
+            "content_hash": item.content_hash,
+            "title": clean(item.title),
+            "url": clean(item.url or outcome.url),
+            "published_at": item.published_at,
+            "seen_at": outcome.started_at,
+            "relevant": relevant,
+        }
+        return self._insert_ignore(Item, row, Item.id)
+
+    def _insert_ignore(self, model, row: dict, id_column):
+        """INSERT … ON CONFLICT DO NOTHING RETURNING id: None when a unique key already holds it."""
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        statement = insert(model).values(**row).on_conflict_do_nothing().returning(id_column)
+        return self.session.execute(statement).scalar_one_or_none()
+
+    # ------------------------------------------------------------ judging
+
+    def _judge_one(self, candidate: Candidate) -> Verdict | None:
+        claim = self.book.claims.get(candidate.claim_id)
+        if claim is None or not _storable(candidate.value):
+            return None
+        if candidate.key:
+            return judge_keyed(candidate, claim, None, new_source=False)
+        return judge(candidate, claim)
+
+    def _judge_snapshot(
+        self, outcome: PollOutcome, candidates: list[Candidate], new_source: bool
+    ) -> list[Verdict]:
+        said = self.book.source(outcome.watcher)
+        verdicts, present = [], set()
+        for candidate in candidates:
+            claim = self.book.claims.get(candidate.claim_id)
+            if claim is None or not _storable(candidate.value):
+                continue
+            slot = (candidate.claim_id, candidate.key)
+            present.add(slot)
+            before = said.get(slot)
+            if candidate.key:
+                verdict = judge_keyed(candidate, claim, before, new_source)
+            elif before is not None and before.value == candidate.value:
+                verdict = None  # this source's word has not moved
+            else:
+                verdict = judge(candidate, claim)
+            said[slot] = SourceKeyState(value=candidate.value, group=candidate.group)
+            self._save_source_key(outcome, slot, said[slot])
+            if verdict is not None:
+                verdicts.append(verdict)
+        groups = {c.group for c in candidates if c.group}
+        for slot, before in list(said.items()):
+            claim = self.book.claims.get(slot[0])
+            if slot in present or before.value is None or claim is None or not claim.keyed:
+                continue
+            if before.group and before.group in groups:
+                before.value = None  # a field dropped or renamed while the model stays listed
+                self._save_source_key(outcome, slot, before)
+                continue
+            verdict = self._miss(outcome, claim, slot, before)
+            if verdict is not None:
+                verdicts.append(verdict)
+        return verdicts
+
+    def _pending_removals(self, outcome: PollOutcome, report: PollReport) -> None:
+        """A poll that brought no new snapshot still counts towards a pending removal."""
+        if any(d.item.snapshot for d in outcome.items):
+            return
+        latest = self.book.latest_items.get(outcome.watcher)
+        said = self.book.sources.get(outcome.watcher, {})
+        for slot, before in list(said.items()):
+            claim = self.book.claims.get(slot[0])
+            if latest is None or claim is None or before.value is None or not before.missing_polls:
+                continue
+            verdict = self._miss(outcome, claim, slot, before)
+            if verdict is not None:
+                item = ParsedItem(dedupe_key="", title="", url=outcome.url, snapshot=True)
+                self._store_verdict(outcome, item, latest[0], verdict, report)
+
+    def _miss(self, outcome, claim: ClaimState, slot, before: SourceKeyState) -> Verdict | None:
+        verdict = judge_missing(
+            claim,
+            slot[1],
+            before,
+            now=outcome.started_at,
+            window=self.settings.window,
+            elsewhere=self.book.listed_elsewhere(outcome.watcher, *slot),
+            source=outcome.watcher,
+        )
+        self._save_source_key(outcome, slot, before)
+        return verdict
+
+    # ------------------------------------------------------------ storing a verdict
+
+    def _store_verdict(
+        self, outcome: PollOutcome, item: ParsedItem, item_id: int, verdict: Verdict, report
+    ) -> None:
+        for _attempt in range(3):
+            claim = self.book.claims[verdict.candidate.claim_id]
+            seq = None
+            if verdict.changed:
+                state = claim.keys.get(verdict.candidate.key)
+                seq = (state.seq if state else 0) + 1
+            obs_id = self._insert_observation(outcome, item, item_id, verdict, seq)
+            if obs_id is not None:
+                break
+            if seq is None:
+                return  # this item already holds an observation on that claim and key
+            verdict = self._rejudge(verdict)  # another writer stored that change first
+            if verdict is None:
+                return
+        else:
+            raise RuntimeError(f"claim {verdict.candidate.claim_id}: change kept conflicting")
+        report.observations += 1
+        self._apply(claim, verdict, seq, item.published_at or outcome.started_at)
+        if verdict.changed:
+            report.changes += 1
+        if verdict.notify:
+            self._queue_alerts(obs_id, item_id, verdict, outcome.started_at)
+
+    def _insert_observation(self, outcome, item: ParsedItem, item_id, verdict: Verdict, seq):
+        candidate = verdict.candidate
+        claim = self.book.claims[candidate.claim_id]
+        value = candidate.value
+        row = {
+            "claim_id": candidate.claim_id,
+            "key": clean(candidate.key, 200),
+            "value": dumps(value),
+            "value_num": float(value) if _plain_number(value) else None,
+            "unit": clean(candidate.unit or claim.spec.get("unit", ""), 100),
+            "at": item.published_at or outcome.started_at,
+            "seen_at": outcome.started_at,
+            "source": outcome.watcher,
+            "url": clean(item.url or outcome.url),
+            "title": clean(item.title),
+            "excerpt": clean(candidate.excerpt),
+            "signal": clean(candidate.signal, 100),
+            "changed": verdict.changed,
+            "change_seq": seq,
+            "role": verdict.role,
+            "verification": clean(candidate.verification, 100),
+            "mismatch": clean(candidate.mismatch),
+            "delta_pct": verdict.delta_pct,
+            "previous_value": None if verdict.previous is None else dumps(verdict.previous),
+            "item_id": item_id,
+        }
+        return self._insert_ignore(Observation, row, Observation.id)
+
+    def _rejudge(self, verdict: Verdict) -> Verdict | None:
+        """Reload one claim key from the database and judge the candidate again."""
+        candidate = verdict.candidate
+        claim = self.book.claims[candidate.claim_id]
+        self._reload_key(claim, candidate.key)
+        if verdict.role == "removed":
+            return None  # the other writer's word on this key stands
+        if candidate.key:
+            fresh = judge_keyed(
+                candidate, claim, SourceKeyState(value=verdict.previous), new_source=False
+            )
+        else:
+            fresh = judge(candidate, claim)
+        return fresh
+
+    def _reload_key(self, claim: ClaimState, key: str) -> None:
+        rows = self.session.exec(
+            select(Observation.change_seq, Observation.value, Observation.verification)
+            .where(
+                Observation.claim_id == claim.id,
+                Observation.key == key,
+                col(Observation.change_seq).is_not(None),
+            )
+            .order_by(Observation.change_seq)
+        ).all()
+        claim.keys.pop(key, None)
+        state = claim.key(key) or KeyState(value=None, history=[None])
+        for seq, value, verification in rows:
+            state.apply_change(json.loads(value), seq, verification, None)
+        claim.keys[key] = state
+
+    def _apply(self, claim: ClaimState, verdict: Verdict, seq: int | None, at) -> None:
+        """Keep the Book current with what was just stored."""
+        candidate = verdict.candidate
+        if verdict.role == "baseline":
+            claim.keys[candidate.key] = KeyState(value=candidate.value, history=[candidate.value])
+        elif verdict.changed:
+            state = claim.key(candidate.key) or claim.keys.setdefault(
+                candidate.key, KeyState(value=None, history=[None])
+            )
+            level = candidate.verification or claim.spec.get("verification", "")
+            state.apply_change(candidate.value, seq, level, at)
+        elif verdict.role == "confirms" and candidate.verification:
+            state = claim.key(candidate.key)
+            if state is not None:
+                state.verification = better_verification(
+                    claim.spec, state.verification, candidate.verification
+                )
+
+    def _save_source_key(self, outcome: PollOutcome, slot, said: SourceKeyState) -> None:
+        self.session.merge(
+            SourceKey(
+                source=outcome.watcher,
+                claim_id=slot[0],
+                key=clean(slot[1], 200),
+                grp=clean(said.group, 200),
+                value=None if said.value is None else dumps(said.value),
+                missing_since=said.missing_since,
+                missing_polls=said.missing_polls,
+                updated_at=outcome.started_at,
+            )
+        )
+
+    # ------------------------------------------------------------ the outbox
+
+    def _queue_alerts(self, obs_id: int, item_id: int, verdict: Verdict, now: datetime) -> None:
+        for channel in self.settings.channels:
+            self.session.add(
+                Alert(
+                    event_key=f"obs:{obs_id}",
+                    channel=channel,
+                    kind="change",
+                    observation_id=obs_id,
+                    item_id=item_id,
+                    claim_id=verdict.candidate.claim_id,
+                    created_at=now,
+                    next_attempt_at=now,
+                )
+            )
+
+    def _health_alert(self, state: WatcherState, now: datetime, what: str) -> None:
+        body = dumps(
+            {
+                "watcher": state.name,
+                "state": what,
+                "error": state.last_error,
+                "kind": state.last_error_kind,
+                "failures": state.consecutive_failures,
+            }
+        )
+        for channel in self.settings.channels:
+            self.session.add(
+                Alert(
+                    event_key=f"health:{state.name}:{what}:{now.isoformat()}",
+                    channel=channel,
+                    kind="health",
+                    subject=f"watcher {state.name} {'is failing' if what == 'failing' else 'recovered'}",
+                    body=body,
+                    created_at=now,
+                    next_attempt_at=now,
+                )
+            )
+
+
+def retryable(exc: DBAPIError) -> bool:
+    """A deadlock or serialization failure between writers: the same work succeeds when retried."""
+    code = getattr(exc.orig, "sqlstate", None) or ""
+    return code in ("40P01", "40001") or "database is locked" in str(exc.orig)
+
+
+def _plain_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _storable(value) -> bool:
+    """Finite numbers only, in whatever structure: a value that is not JSON is never stored."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list | tuple):
+        return all(_storable(v) for v in value)
+    if isinstance(value, dict):
+        return all(_storable(v) for v in value.values())
+    return True
+
+
+def mark_watchers(engine: Engine, names: Iterable[str], **values) -> None:
+    """Set columns of several watcher rows at once (e.g. next_due_at after a restart)."""
+    with Session(engine) as session:
+        session.exec(
+            update(WatcherState).where(col(WatcherState.name).in_(list(names))).values(**values)
+        )
+        session.commit()
