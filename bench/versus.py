@@ -231,6 +231,7 @@ def summarise(results, answered, count: int, rounds: int, help_s: float, import_
         print(f"  {tool:<10} {answered[tool]} of {rounds * count}")
     print(f"\nclaimwatch --help      {help_s:.3f} s (median of 10; goal 0.15 s)")
     print(f"import monitor.cli     {import_s:.3f} s (median of 5)")
+    print(f"load average now       {os.getloadavg()[0]:.2f} (other work on the machine slows both)")
     print(
         "\nagainst the goals: "
         + "; ".join(verdicts)
