@@ -22,23 +22,57 @@ def load(name: str):
     return json.loads((REAL / name).read_text(encoding="utf-8"))
 
 
+def pick(rows: list[dict], key: str, wanted: list[str]) -> list[dict]:
+    return [row for row in rows if row.get(key) in wanted]
+
+
 def samples() -> dict:
-    """A slice of each real file: its OpenAI entries (the ones parsed), a few others, as published."""
+    """Real entries of every shape each reader meets, as published: few, so that mutations hit
+    prices, tiers and conditions as often as names and metadata."""
     litellm = load("litellm-3baa777.json")
-    openai = [k for k, v in litellm.items() if isinstance(v, dict) and "openai" in str(v)]
     openrouter = load("openrouter-models-ef05c3b.json")["data"]
     genai = load("genai-prices-data-47df840.json")
     llm = load("llm-prices-current-v1-723ef0b.json")
+    names = ["o3", "o3-2025-04-16", "gpt-5.5", "gpt-image-1", "whisper-1", "tts-1",
+             "ft:gpt-4o-2024-08-06", "gpt-3.5-turbo-instruct", "openai/sora-2"]  # fmt: skip
+    ids = ["openai/o3", "openai/o3:batch", "openai/gpt-5.5", "openai/gpt-audio",
+           "openai/gpt-oss-20b:free", "openai/gpt-5-image", "openrouter/auto"]  # fmt: skip
+    models = ["o3", "gpt-5.4", "gpt-4o:extended", "ft:gpt-4o", "moderation", "deepseek-chat"]
+    rows = ["o3", "gpt-5.4", "gpt-5.4-272k", "gpt-image-1", "text-davinci-003", "claude-opus-4-5"]
     return {
-        "litellm": {k: litellm[k] for k in ["sample_spec", *openai[::6], "o3", "o3-2025-04-16"]},
-        "openrouter": {"data": openrouter[::20] + [m for m in openrouter if "o3" in m["id"]]},
+        "litellm": {name: litellm[name] for name in names},
+        "openrouter": {"data": pick(openrouter, "id", ids)},
         "genai-prices": [
-            {**p, "models": p["models"][:25] + [m for m in p["models"] if m["id"] == "o3"]}
+            {"id": p["id"], "models": pick(p["models"], "id", models)}
             for p in genai
             if p["id"] in ("openai", "deepseek")
         ],
-        "llm-prices": {**llm, "prices": llm["prices"][::3]},
+        "llm-prices": {**llm, "prices": pick(llm["prices"], "id", rows)},
     }
+
+
+PRICE_KEYS = {
+    "input_cost_per_token", "output_cost_per_token", "cache_read_input_token_cost",
+    "output_cost_per_image_token", "prompt", "completion", "input_cache_read", "request",
+    "input_mtok", "output_mtok", "cache_read_mtok", "base", "input", "output", "input_cached",
+}  # fmt: skip
+# the other keys the readers look at: most mutations land on these, the rest anywhere
+READ_KEYS = PRICE_KEYS | {
+    "mode", "litellm_provider", "pricing", "architecture", "output_modalities", "id", "data",
+    "prices", "constraint", "start_date", "end_date", "models", "vendor", "name", "tiers",
+}  # fmt: skip
+
+
+def paths(node, prefix=()) -> list[tuple]:
+    """Every place in a JSON document, as a key path."""
+    keys = (
+        node.keys()
+        if isinstance(node, dict)
+        else range(len(node))
+        if isinstance(node, list)
+        else []
+    )
+    return [p for k in keys for p in [(*prefix, k), *paths(node[k], (*prefix, k))]]
 
 
 SAMPLES = samples()
@@ -67,22 +101,44 @@ def mutated(draw):
     fmt = draw(st.sampled_from(sorted(SAMPLES)))
     doc = copy.deepcopy(SAMPLES[fmt])
     for _ in range(draw(st.integers(1, 3))):
-        parent, key, node = None, None, doc
-        for _ in range(draw(st.integers(1, 5))):
-            if isinstance(node, dict) and node:
-                key = draw(st.sampled_from(sorted(node)))
-            elif isinstance(node, list) and node:
-                key = draw(st.integers(0, len(node) - 1))
-            else:
-                break
-            parent, node = node, node[key]
-        if parent is not None:
-            parent[key] = draw(VALUES)
-    return fmt, json.dumps(doc).encode()
+        places = paths(doc)
+        read = [p for p in places if p[-1] in READ_KEYS]
+        if not places:
+            break
+        *path, last = draw(st.sampled_from(read) | st.sampled_from(places))
+        parent = doc
+        for key in path:
+            parent = parent[key]
+        parent[last] = draw(VALUES)
+    return fmt, json.dumps(doc).encode(), draw(st.sampled_from([None, ["all"]]))
 
 
-def parse(fmt: str, body: bytes):
-    config = WatcherConfig(name="fuzz", kind="prices", url="http://127.0.0.1/p", format=fmt)
+@st.composite
+def repriced(draw):
+    """A real sample with one to three of its price values replaced by anything at all."""
+    fmt = draw(st.sampled_from(sorted(SAMPLES)))
+    doc = copy.deepcopy(SAMPLES[fmt])
+    for _ in range(draw(st.integers(1, 3))):
+        places = [p for p in paths(doc) if p[-1] in PRICE_KEYS]
+        if not places:
+            break
+        *path, last = draw(st.sampled_from(places))
+        parent = doc
+        for key in path:
+            parent = parent[key]
+        parent[last] = draw(NUMBERS | STRINGS | VALUES)
+    return fmt, json.dumps(doc).encode(), draw(st.sampled_from([None, ["all"]]))
+
+
+def parse(fmt: str, body: bytes, scope: list[str] | None = None):
+    config = WatcherConfig(
+        name="fuzz",
+        kind="prices",
+        url="http://127.0.0.1/p",
+        format=fmt,
+        providers=["openai", "deepseek", "anthropic"],
+        scope=scope,
+    )
     fetched = Fetched(
         url="http://127.0.0.1/p",
         status=200,
@@ -101,16 +157,22 @@ def assert_sane(parsed) -> None:
         assert 0 <= price <= MAX_PRICE, key
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_real_entries_parse_or_fail_with_a_parse_error(case):
-    fmt, body = case
+    fmt, body, scope = case
     try:
-        parsed = parse(fmt, body)
+        parsed = parse(fmt, body, scope)
     except ParseError as error:
         assert "\n" not in str(error)
         return
     assert_sane(parsed)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(repriced())
+def test_any_price_value_parses_sane_or_fails_with_a_parse_error(case):
+    test_mutated_real_entries_parse_or_fail_with_a_parse_error.hypothesis.inner_test(case)
 
 
 @settings(max_examples=200, deadline=None)
