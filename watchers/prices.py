@@ -195,14 +195,7 @@ def litellm_entries(data: Any, providers: list[str]) -> list[Entry]:
         provider = LITELLM_PROVIDERS.get(provider, provider) if isinstance(provider, str) else None
         if provider not in providers:
             continue
-        mode = spec.get("mode")
-        kind = (
-            None
-            if mode is None
-            else LITELLM_MODES.get(mode, "other")
-            if isinstance(mode, str)
-            else "other"
-        )
+        kind = _litellm_kind(spec.get("mode"))
         output = spec.get("output_cost_per_token")
         if output is None and kind == "image":  # gpt-image-1 renamed this field in 2026-01
             output = spec.get("output_cost_per_image_token")
@@ -214,6 +207,13 @@ def litellm_entries(data: Any, providers: list[str]) -> list[Entry]:
         hints = frozenset({kind} if kind else ())
         entries.append(Entry(key, prices, PER_TOKEN, hints, prefix=f"{provider}/"))
     return entries
+
+
+def _litellm_kind(mode: Any) -> str | None:
+    """The kind a LiteLLM mode names; None without a mode (the name decides), "other" if unknown."""
+    if mode is None:
+        return None
+    return LITELLM_MODES.get(mode, "other") if isinstance(mode, str) else "other"
 
 
 OPENROUTER_FIELDS = {"input": "prompt", "cached_input": "input_cache_read", "output": "completion"}
