@@ -60,6 +60,7 @@ class WatcherConfig(Strict):
     format: str | None = None
     providers: list[str] | None = None
     models: list[str] | None = None
+    scope: list[str] | None = None
     selector: str | None = None
     selectors: dict[str, str] | None = None
     claim: str | None = None
