@@ -110,6 +110,9 @@ def digest_data(
 
 
 def milestones(session: Session, claims, day: date) -> list[dict]:
+    """Milestones not met that fall due within the horizon or are overdue, soonest first. One
+    that has been alerted overdue reads overdue whatever the clock says."""
+    alerted = queries.milestones_alerted(session=session)
     out = []
     for claim in claims:
         spec = json.loads(claim.spec)
@@ -120,26 +123,31 @@ def milestones(session: Session, claims, day: date) -> list[dict]:
             continue
         due = date.fromisoformat(spec["due"])
         days = (due - day).days
-        if days > MILESTONE_HORIZON:
+        if days > MILESTONE_HORIZON and claim.id not in alerted:
             continue
-        when = (
-            f"overdue since {due}"
-            if days < 0
-            else "due today"
-            if days == 0
-            else f"{days} day{'s' if days != 1 else ''} left"
-        )
+        overdue = days < 0 or claim.id in alerted
         out.append(
             {
                 "claim_id": claim.id,
                 "title": claim.title,
                 "due": spec["due"],
+                "due_text": spec.get("due_text", ""),
                 "state": state,
                 "days_left": days,
-                "countdown": when,
+                "overdue": overdue,
+                "countdown": countdown(days, due, overdue=overdue),
             }
         )
     return sorted(out, key=lambda m: m["days_left"])
+
+
+def countdown(days: int, due: date, *, overdue: bool = False) -> str:
+    """`29 days left`, `due today`, `overdue since 2026-12-31`; never a count once overdue."""
+    if overdue or days < 0:
+        return f"overdue since {due}"
+    if days == 0:
+        return "due today"
+    return f"{days} day{'s' if days != 1 else ''} left"
 
 
 def render_text(data: dict, settings: Settings) -> str:

@@ -2,20 +2,71 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy import event, text
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlmodel import create_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+EXAMPLES = "sqlite:///claimwatch.db or postgresql://user@host/db"
+_REVISION = re.compile(
+    r"^(down_revision|revision)\s*(?::[^=]*)?=\s*(?:['\"]([^'\"]+)['\"]|None)", re.M
+)
+
+
+class DatabaseUrlError(ValueError):
+    """A database URL that cannot be opened here; the message says what to install or fix."""
+
+
+def check_url(url: str) -> URL:
+    """The parsed URL, or DatabaseUrlError naming the fix: a typo, an unsupported database, a
+    missing driver."""
+    shown = _hide_password(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseUrlError(f"database URL {shown!r} is not a URL like {EXAMPLES}") from None
+    backend = parsed.get_backend_name()
+    if parsed.drivername == "postgres":
+        raise DatabaseUrlError(
+            f"database URL {shown!r}: write postgresql:// (not postgres://)"
+        ) from None
+    if backend == "sqlite":
+        return parsed
+    if backend != "postgresql":
+        raise DatabaseUrlError(
+            f"database URL {shown!r}: Claimwatch stores its data in SQLite or PostgreSQL, "
+            f"not {backend!r} (e.g. {EXAMPLES})"
+        )
+    driver = parsed.get_driver_name() if "+" in parsed.drivername else "psycopg"
+    module = {"psycopg": "psycopg", "psycopg2": "psycopg2", "asyncpg": "asyncpg"}.get(driver)
+    if module != "psycopg":
+        raise DatabaseUrlError(
+            f"database URL {shown!r}: use postgresql:// or postgresql+psycopg:// "
+            f"(the driver {driver!r} is not supported)"
+        )
+    if importlib.util.find_spec("psycopg") is None:
+        raise DatabaseUrlError(
+            f"database URL {shown!r} needs the PostgreSQL driver: pip install 'claimwatch[postgres]'"
+        )
+    return parsed
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for other databases and in-memory SQLite."""
+    parsed = check_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser()
 
 
 def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite gets WAL, foreign keys and a generous busy timeout."""
-    parsed = make_url(url)
+    parsed = check_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
@@ -31,15 +82,53 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
-        url = str(parsed.set(drivername="postgresql+psycopg"))
+    if parsed.drivername == "postgresql":
+        url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     return create_engine(url, pool_pre_ping=True)
 
 
+def head_revision(folder: Path = MIGRATIONS / "versions") -> str | None:
+    """The newest migration, read from the files; None when it cannot be told without Alembic."""
+    revisions, parents = set(), set()
+    for path in folder.glob("*.py"):
+        found = dict(
+            (name, value) for name, value in _REVISION.findall(path.read_text(encoding="utf-8"))
+        )
+        if not found.get("revision"):
+            return None
+        revisions.add(found["revision"])
+        if found.get("down_revision"):
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema version stored in the database; None for a database without one."""
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    except DBAPIError as exc:
+        if exc.connection_invalidated or "alembic_version" not in str(exc.orig):
+            raise
+        return None
+    return rows[0][0] if len(rows) == 1 else None
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the database to the latest schema (idempotent)."""
+    """Bring the database to the latest schema (idempotent). At head this is one query."""
+    head = head_revision()
+    if head is not None and current_revision(engine) == head:
+        return
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def _hide_password(url: str) -> str:
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
