@@ -322,3 +322,99 @@ def test_help_imports_no_database_web_or_config_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "Usage: claimwatch" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_poll_ends_with_a_summary_in_words_and_exit_1_on_failure(
+    runner, server, tmp_path, sqlite_url
+):
+    from .conftest import fixture_bytes
+
+    server.expect_request("/en.rss").respond_with_data(
+        fixture_bytes("feed/retest_en.rss"), content_type="application/xml"
+    )
+    server.expect_request("/gone").respond_with_data("gone", status=410)
+    long_path = "/" + "a-very-long-path-segment/" * 6 + "feed.xml"
+    config = tmp_path / "c.toml"
+    config.write_text(
+        f'database_url = "{sqlite_url}"\n'
+        f'[[watchers]]\nname = "good"\nkind = "feed"\nurl = "{server.url_for("/en.rss")}"\n'
+        f'[[watchers]]\nname = "gone"\nkind = "feed"\nurl = "{server.url_for("/gone")}"\n'
+        f'[[watchers]]\nname = "down"\nkind = "feed"\nurl = "http://127.0.0.1:9{long_path}"\n',
+        encoding="utf-8",
+    )
+    result = runner.invoke(cli, ["poll", "--config", str(config)], env={"COLUMNS": "100"})
+    assert result.exit_code == 1
+    assert "3 polled: 1 ok, 1 unreachable, 1 HTTP error; 4 new items," in result.output
+    assert "failed: gone, down (see 'claimwatch watchers')" in result.output
+    table = runner.invoke(cli, ["watchers", "--config", str(config)], env={"COLUMNS": "100"})
+    assert widest(table.output) <= 100
+    flat = " ".join(table.output.split())
+    assert "HTTP 410" in flat and "cannot connect" in flat  # the reason, not the URL, is shown
+    again = runner.invoke(cli, ["poll", "good", "--config", str(config)])
+    assert again.exit_code == 0 and "1 polled: 1 ok; 0 new items" in again.output
+
+
+def test_run_says_where_alerts_go_and_when_it_polls_next(make_settings, tmp_path):
+    from monitor.cli import App, _startup_lines
+
+    settings = make_settings(
+        [{"name": "w0", "kind": "feed", "url": "http://127.0.0.1:9/", "every": "10m"}]
+    )
+    app = App(db=settings.database_url)
+    app.command = "init"
+    engine, _ = app.open()
+    lines = _startup_lines(settings, engine)
+    assert lines[0].startswith("Claimwatch is running: 1 watcher, database sqlite:///")
+    assert "Alerts go to: this terminal (no Slack webhook or immediate email configured)." in lines
+    assert "Daily digest: not mailed (set [alerts.email] smtp_host and recipients)." in lines
+    assert any(
+        re.match(r"Next poll: w0 at \d{4}-\d\d-\d\d \d\d:\d\d \(in \d+ s\)\.", x) for x in lines
+    )
+
+
+def test_run_reports_a_line_a_minute_and_warns_of_failures(make_settings, caplog):
+    from db.models import Alert
+    from monitor.cli import App, Ticker
+
+    settings = make_settings(
+        [
+            {"name": f"w{i}", "kind": "feed", "url": f"http://127.0.0.1:9/{i}", "every": "1m"}
+            for i in range(3)
+        ]
+    )
+    app = App(db=settings.database_url)
+    app.command = "init"
+    engine, _ = app.open()
+    lines: list[str] = []
+    ticker = Ticker(settings, engine, echo=lines.append)
+    t0 = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    ticker.since = t0
+    assert ticker.tick(t0) is None  # the counts so far
+    with Session(engine) as session:
+        for i in range(3):
+            session.add(
+                WatcherState(name=f"w{i}", kind="feed", url=f"http://127.0.0.1:9/{i}", polls=1)
+            )
+        session.flush()
+        down = session.get(WatcherState, "w1")
+        down.consecutive_failures, down.last_error_kind = 1, "fetch"
+        down.last_error = "http://127.0.0.1:9/1: cannot connect (refused)"
+        down.last_error_at = t0.replace(second=30)
+        session.add(
+            Alert(
+                event_key="e1",
+                channel="console",
+                kind="change",
+                status="sent",
+                created_at=t0,
+                next_attempt_at=t0,
+                sent_at=t0.replace(second=40),
+            )
+        )
+        session.commit()
+    with caplog.at_level("WARNING", logger="claimwatch"):
+        line = ticker.tick(t0.replace(minute=1))
+    assert line == "20:01  3 polls: 2 ok, 1 unreachable; 1 alert sent"
+    assert lines == [line]
+    assert "watcher w1: unreachable: cannot connect (refused)" in caplog.text
+    assert ticker.tick(t0.replace(minute=2)) is None  # a quiet minute says nothing
