@@ -426,16 +426,11 @@ def has_polled_data(*, session: Session) -> bool:
 
 
 def activity(*, session: Session, since: datetime) -> dict:
-    """What the service did since `since`: polls so far, failures and alerts sent since then."""
-    polls = session.exec(select(func.coalesce(func.sum(WatcherState.polls), 0))).one()
-    failures = session.exec(
-        select(WatcherState)
-        .where(WatcherState.last_error_at >= since, WatcherState.consecutive_failures > 0)
-        .order_by(WatcherState.name)
-    ).all()
+    """What the service has done: every watcher's state (polls and failures so far) and the
+    alerts sent since `since`."""
     sent = session.exec(
         select(func.count(func.distinct(Alert.event_key))).where(
             Alert.status == "sent", Alert.sent_at >= since
         )
     ).one()
-    return {"polls": int(polls), "failures": list(failures), "alerts_sent": int(sent)}
+    return {"states": watchers(session=session), "alerts_sent": int(sent)}

@@ -458,7 +458,7 @@ class Ticker:
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="ticker", daemon=True)
         self.since = datetime.now(UTC)
-        self.polls: int | None = None
+        self.polls: dict[str, tuple[int, int]] | None = None
 
     def start(self) -> None:
         self.tick(self.since)  # the counts so far, so the first line covers only this run
@@ -491,19 +491,29 @@ class Ticker:
         with Session(self.engine) as session:
             seen = queries.activity(session=session, since=self.since)
         first, self.since = self.polls is None, now
-        polls, self.polls = seen["polls"] - (self.polls or 0), seen["polls"]
+        before = self.polls or {}
+        self.polls = {s.name: (s.polls, s.consecutive_failures) for s in seen["states"]}
         if first:
             return None
-        words = []
-        for state in seen["failures"]:
-            word = state_word(state.last_error_kind, state.last_error)
-            words.append(word)
-            logging.getLogger("claimwatch").warning(
-                "watcher %s: %s: %s",
-                render.plain(state.name),
-                word,
-                render.clip(reason(state.last_error, state.url), 300),
-            )
+        polls, words = 0, []
+        for state in seen["states"]:
+            polled, failing = state.polls - before.get(state.name, (0, 0))[0], 0
+            if polled <= 0:
+                continue
+            polls += polled
+            if state.consecutive_failures:
+                earlier = before.get(state.name, (0, 0))[1]
+                new = state.consecutive_failures - earlier
+                failing = min(polled, new if new > 0 else state.consecutive_failures)
+            if failing:
+                word = state_word(state.last_error_kind, state.last_error)
+                words += [word] * failing
+                logging.getLogger("claimwatch").warning(
+                    "watcher %s: %s: %s",
+                    render.plain(state.name),
+                    word,
+                    render.clip(reason(state.last_error, state.url), 300),
+                )
         if not (polls or seen["alerts_sent"]):
             return None
         line = render.minute_line(

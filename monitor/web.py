@@ -86,6 +86,10 @@ def create_app(
                 cid: verification(s, claims[cid], json.loads(claims[cid].spec))
                 for cid in {c["claim"] for c in changes}
             }
+            levels.update(
+                (r["id"], verification(s, claims[r["id"]], json.loads(claims[r["id"]].spec)))
+                for r in rows
+            )
             steps = queries.change_steps(
                 session=s, claim_ids=[r["id"] for r in rows if r["kind"] in ("number", "range")]
             )
@@ -106,7 +110,12 @@ def create_app(
                 for h in health
                 if h["status"] in ("failing", "blocked")
             ],
-            "groups": _groups([_claim_row(r, claims, steps, now) for r in rows]),
+            "groups": _groups(
+                [
+                    {**_claim_row(r, claims, steps, now), "verification": levels[r["id"]]}
+                    for r in rows
+                ]
+            ),
             "shown": render.plural(len(rows), "claim"),
         }
         return pages.TemplateResponse(request, "board.html", context)
@@ -132,6 +141,7 @@ def create_app(
             "subject": r["subject"],
             "baseline": render.value_text(base, r["baseline"]["unit"], 90),
             "current": render.value_text(r["current"]["value"], r["current"]["unit"], 90),
+            "same": r["current"]["value"] == base,
             "changed": r["changed_at"] is not None,
             "trend": charts.sparkline(trend) if len(trend) > 1 else None,
             "verification": r["verification"] or "",

@@ -418,3 +418,16 @@ def test_run_reports_a_line_a_minute_and_warns_of_failures(make_settings, caplog
     assert lines == [line]
     assert "watcher w1: unreachable: cannot connect (refused)" in caplog.text
     assert ticker.tick(t0.replace(minute=2)) is None  # a quiet minute says nothing
+    with Session(engine) as session:
+        for state in session.exec(select(WatcherState)):
+            state.polls += 2
+            state.consecutive_failures += 2
+            state.last_error_kind = "fetch"
+            state.last_error = f"{state.url}: cannot connect (refused)"
+            session.add(state)
+        session.commit()
+    offline = ticker.tick(t0.replace(minute=3))
+    assert offline == (
+        "20:03  6 polls: 6 unreachable; 0 alerts sent "
+        "(every source unreachable: is this machine offline?)"
+    )
