@@ -190,3 +190,30 @@ def test_price_rows_group_aliases_and_keep_the_history():
     ]
     assert rows[1]["history"] == ["output 10 → 8 (-20.0%), 17 Dec 2026, litellm"]
     assert charts.price_fields(rows) == ["input", "output"]
+
+
+def test_console_alerts_print_no_escape_sequences(settings):
+    import io
+
+    from alerts.console import ConsoleAlerter
+
+    alerter = ConsoleAlerter(settings)
+    alerter.stream = io.StringIO()
+    view = {
+        "event": "change",
+        "claim_id": "c",
+        "claim_title": "T",
+        "key": "",
+        "unit": "",
+        "baseline": 1,
+        "previous": None,
+        "value": 2,
+        "delta_pct": 100.0,
+        "source": "news",
+        "title": HOSTILE,
+        "url": "http://x.example/" + HOSTILE,
+    }
+    alerter.send([view, {"event": "health", "subject": HOSTILE, "watcher": "w", "state": "ok"}])
+    printed = alerter.stream.getvalue()
+    assert "\x1b" not in printed and "\x07" not in printed and "\x9b" not in printed
+    assert "http://x.example/clickredevil" in printed
