@@ -87,19 +87,23 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def head_revision(folder: Path = MIGRATIONS / "versions") -> str | None:
-    """The newest migration, read from the files; None when it cannot be told without Alembic."""
+def _revisions(folder: Path) -> tuple[set[str], set[str]] | None:
+    """Every migration's revision and the revisions they build on, read from the files."""
     revisions, parents = set(), set()
     for path in folder.glob("*.py"):
-        found = dict(
-            (name, value) for name, value in _REVISION.findall(path.read_text(encoding="utf-8"))
-        )
+        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
         if not found.get("revision"):
             return None
         revisions.add(found["revision"])
         if found.get("down_revision"):
             parents.add(found["down_revision"])
-    heads = revisions - parents
+    return revisions, parents
+
+
+def head_revision(folder: Path = MIGRATIONS / "versions") -> str | None:
+    """The newest migration, read from the files; None when it cannot be told without Alembic."""
+    known = _revisions(folder)
+    heads = known[0] - known[1] if known else set()
     return heads.pop() if len(heads) == 1 else None
 
 
@@ -118,8 +122,15 @@ def current_revision(engine: Engine) -> str | None:
 def upgrade(engine: Engine) -> None:
     """Bring the database to the latest schema (idempotent). At head this is one query."""
     head = head_revision()
-    if head is not None and current_revision(engine) == head:
+    current = current_revision(engine)
+    if head is not None and current == head:
         return
+    known = _revisions(MIGRATIONS / "versions")
+    if current is not None and known and current not in known[0]:
+        raise DatabaseUrlError(
+            f"the database's schema ({current}) is newer than this Claimwatch knows ({head}); "
+            "upgrade Claimwatch to open it"
+        )
     from alembic import command
     from alembic.config import Config
 

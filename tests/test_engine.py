@@ -64,3 +64,15 @@ def test_passwords_stay_out_of_url_errors():
     with pytest.raises(DatabaseUrlError) as caught:
         check_url("mysql://user:hunter2@h/db")
     assert "hunter2" not in str(caught.value) and "user:***@h" in str(caught.value)
+
+
+def test_a_schema_newer_than_the_code_is_one_clear_error(sqlite_url):
+    from sqlalchemy import text
+
+    engine = make_engine(sqlite_url)
+    upgrade(engine)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = 'zz-from-the-future'"))
+    with pytest.raises(DatabaseUrlError, match=r"schema \(zz-from-the-future\) is newer"):
+        upgrade(engine)
+    engine.dispose()
