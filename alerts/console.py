@@ -6,7 +6,7 @@ import sys
 
 from alerts.base import Alerter
 from alerts.text import change_line, detail, headline
-from monitor.render import clip
+from monitor.render import clip, plain
 
 
 class ConsoleAlerter(Alerter, channel="console"):
@@ -18,10 +18,12 @@ class ConsoleAlerter(Alerter, channel="console"):
         for view in views:
             if view["event"] == "change":
                 print(
-                    f"ALERT {headline(view)} ({view['claim_id']})\n      {change_line(view)}\n"
-                    f"      {view.get('source')}: {clip(view.get('title') or '', 100)} {view.get('url') or ''}",
+                    plain(
+                        f"ALERT {headline(view)} ({view['claim_id']})\n      {change_line(view)}\n"
+                        f"      {view.get('source')}: {clip(view.get('title') or '', 100)} {view.get('url') or ''}"
+                    ),
                     file=out,
                 )
             else:
-                print(f"ALERT {headline(view)}: {detail(view)}", file=out)
+                print(plain(f"ALERT {headline(view)}: {detail(view)}"), file=out)
         out.flush()

@@ -16,8 +16,8 @@ from alerts.views import verification
 from db import queries
 from db.models import Alert, Claim, Digest, Observation
 from monitor.config import Settings
-from monitor.health import health_rows
-from monitor.render import clip, local
+from monitor.health import health_rows, state_text
+from monitor.render import clip, local, plural
 
 MILESTONE_HORIZON = 90  # days ahead that a milestone counts as "coming due"
 STALE_DIGEST = timedelta(hours=1)
@@ -110,6 +110,9 @@ def digest_data(
 
 
 def milestones(session: Session, claims, day: date) -> list[dict]:
+    """Milestones not met that fall due within the horizon or are overdue, soonest first. One
+    that has been alerted overdue reads overdue whatever the clock says."""
+    alerted = queries.milestones_alerted(session=session)
     out = []
     for claim in claims:
         spec = json.loads(claim.spec)
@@ -120,26 +123,41 @@ def milestones(session: Session, claims, day: date) -> list[dict]:
             continue
         due = date.fromisoformat(spec["due"])
         days = (due - day).days
-        if days > MILESTONE_HORIZON:
+        if days > MILESTONE_HORIZON and claim.id not in alerted:
             continue
-        when = (
-            f"overdue since {due}"
-            if days < 0
-            else "due today"
-            if days == 0
-            else f"{days} day{'s' if days != 1 else ''} left"
-        )
+        overdue = days < 0 or claim.id in alerted
         out.append(
             {
                 "claim_id": claim.id,
                 "title": claim.title,
                 "due": spec["due"],
+                "due_text": spec.get("due_text", ""),
                 "state": state,
                 "days_left": days,
-                "countdown": when,
+                "overdue": overdue,
+                "countdown": countdown(days, due, overdue=overdue),
             }
         )
     return sorted(out, key=lambda m: m["days_left"])
+
+
+def countdown(days: int, due: date, *, overdue: bool = False) -> str:
+    """`29 days left`, `due today`, `overdue since 2026-12-31`; never a count once overdue."""
+    if overdue or days < 0:
+        return f"overdue since {due}"
+    if days == 0:
+        return "due today"
+    return f"{days} day{'s' if days != 1 else ''} left"
+
+
+def watcher_words(row: dict) -> str:
+    """`blocked ×3 since 2026-12-20: HTTP 403 …` or `ok, stale: nothing new since 2026-11-02`."""
+    words = state_text(row)
+    if row["status"] == "stale" and row["last_new_item_at"]:
+        return f"{words}: nothing new since {row['last_new_item_at']:%Y-%m-%d}"
+    if row["reason"]:
+        return f"{words}: {clip(row['reason'], 160)}"
+    return words
 
 
 def render_text(data: dict, settings: Settings) -> str:
@@ -160,7 +178,7 @@ def render_text(data: dict, settings: Settings) -> str:
         lines += ["", "Evidence that changed nothing:"]
         for group in data["evidence"]:
             lines.append(
-                f"  {group['claim_id']}: {group['count']} restatement(s) ({', '.join(s['source'] for s in group['sources'])})"
+                f"  {group['claim_id']}: {plural(group['count'], 'restatement')} ({', '.join(s['source'] for s in group['sources'])})"
             )
     if data["milestones"]:
         lines += ["", "Milestones:"]
@@ -171,9 +189,7 @@ def render_text(data: dict, settings: Settings) -> str:
     if data["health"]:
         lines += ["", "Watchers needing attention:"]
         for h in data["health"]:
-            lines.append(
-                f"  {h['name']}: {h['status']} {clip(h['last_error'] or '', 120)}".rstrip()
-            )
+            lines.append(f"  {h['name']}: {watcher_words(h)}")
     if data["undelivered"]:
         lines += ["", "Alerts that could not be delivered:"]
         for a in data["undelivered"]:
@@ -199,7 +215,7 @@ def render_html(data: dict, settings: Settings) -> str:
         (
             "Evidence that changed nothing",
             [
-                f"<strong>{escape(g['claim_id'])}</strong>: {g['count']} restatement(s) — "
+                f"<strong>{escape(g['claim_id'])}</strong>: {plural(g['count'], 'restatement')} — "
                 + ", ".join(_link(s["url"], s["source"]) for s in g["sources"])
                 for g in data["evidence"]
             ],
@@ -216,7 +232,7 @@ def render_html(data: dict, settings: Settings) -> str:
         (
             "Watchers needing attention",
             [
-                f"<strong>{escape(h['name'])}</strong>: {escape(h['status'])} {escape(clip(h['last_error'] or '', 160))}"
+                f"<strong>{escape(h['name'])}</strong>: {escape(watcher_words(h))}"
                 for h in data["health"]
             ],
         ),
@@ -261,7 +277,7 @@ def send_digest(
         data = digest_data(session, settings, day, now=now)
     config = settings.alerts.email
     subject = f"Claimwatch digest {day}: " + (
-        f"{sum(len(g['changes']) for g in data['changes'])} change(s)"
+        plural(sum(len(g["changes"]) for g in data["changes"]), "change")
         if data["changes"]
         else "no changes"
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from db.models import Claim, ClaimEvent, Item, Observation, WatcherState
+from db.models import Alert, Claim, ClaimEvent, Item, Observation, WatcherState
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,7 @@ def timeline(
     subject: str | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    observations: bool = True,
 ) -> list[dict]:
     """Baseline, edits and observations of the chosen claims as events, oldest first."""
     claims = {c.id: c for c in get_claims(session=session, ids=claim_ids, subject=subject)}
@@ -142,6 +143,8 @@ def timeline(
                 "_order": (0, ev.seq),
             }
         )
+    if not observations:
+        return events  # the caller adds its own choice of observations and sorts
     columns = [getattr(Observation, f) for f in OBSERVATION_FIELDS]
     query = select(*columns).where(col(Observation.claim_id).in_(claims))
     if since:
@@ -293,3 +296,141 @@ def _is_keyed(*, session: Session, claim_id: str) -> bool:
         ).first()
         is not None
     )
+
+
+# ---------------------------------------------------------------- pages, terminal and service
+
+
+def subjects(*, session: Session) -> list[str]:
+    return list(session.exec(select(Claim.subject).distinct().order_by(Claim.subject)))
+
+
+def recent_changes(*, session: Session, limit: int = 12) -> list[dict]:
+    """The latest changes of any claim, newest first, as timeline events with the claim's title."""
+    columns = [getattr(Observation, f) for f in OBSERVATION_FIELDS]
+    rows = session.exec(
+        select(*columns, Claim.title.label("claim_title"))
+        .join(Claim, Claim.id == Observation.claim_id)
+        .where(Observation.changed)
+        .order_by(col(Observation.seen_at).desc(), col(Observation.id).desc())
+        .limit(limit)
+    ).all()
+    out = []
+    for row in rows:
+        event = _row_event(row)
+        del event["_order"]
+        event["claim_title"] = row.claim_title
+        out.append(event)
+    return out
+
+
+def change_steps(*, session: Session, claim_ids: list[str]) -> dict[str, list[tuple]]:
+    """Per claim: (at, value) of each change of its un-keyed numeric value, oldest first."""
+    if not claim_ids:
+        return {}
+    rows = session.exec(
+        select(Observation.claim_id, Observation.at, Observation.value_num)
+        .where(
+            col(Observation.claim_id).in_(claim_ids),
+            Observation.key == "",
+            Observation.changed,
+            col(Observation.value_num).is_not(None),
+        )
+        .order_by(col(Observation.id))
+    ).all()
+    out: dict[str, list[tuple]] = {}
+    for claim_id, at, value in rows:
+        out.setdefault(claim_id, []).append((_utc(at), value))
+    return out
+
+
+def claim_history(*, session: Session, claim_id: str, sample: int = 300) -> dict:
+    """A claim's story for its page: baseline, edits and every change in full; of the observations
+    that changed nothing, the count and at most `sample` of them spread over the history."""
+    restated_ids = list(
+        session.exec(
+            select(Observation.id)
+            .where(Observation.claim_id == claim_id, col(Observation.changed).is_(False))
+            .order_by(col(Observation.id))
+        )
+    )
+    step = max(1, -(-len(restated_ids) // sample)) if sample else len(restated_ids) + 1
+    chosen = restated_ids[::step][:sample]
+    if restated_ids and restated_ids[-1] not in chosen and sample:
+        chosen[-1:] = [restated_ids[-1]]
+    columns = [getattr(Observation, f) for f in OBSERVATION_FIELDS]
+    events = timeline(session=session, claim_ids=[claim_id], observations=False)
+    changed = session.exec(
+        select(*columns).where(Observation.claim_id == claim_id, Observation.changed)
+    ).all()
+    sampled = []
+    for start in range(0, len(chosen), 500):
+        sampled += session.exec(
+            select(*columns).where(col(Observation.id).in_(chosen[start : start + 500]))
+        ).all()
+    for row in [*changed, *sampled]:
+        events.append(_row_event(row))
+    events.sort(key=lambda e: (e["at"], e["_order"]))
+    for event in events:
+        event.pop("_order", None)
+    return {"events": events, "restated": len(restated_ids), "sampled": len(chosen)}
+
+
+def restatements(
+    *, session: Session, claim_id: str, offset: int = 0, limit: int = 50
+) -> list[dict]:
+    """Observations of a claim that changed nothing, newest first, one page of them."""
+    columns = [getattr(Observation, f) for f in OBSERVATION_FIELDS]
+    rows = session.exec(
+        select(*columns)
+        .where(Observation.claim_id == claim_id, col(Observation.changed).is_(False))
+        .order_by(col(Observation.seen_at).desc(), col(Observation.id).desc())
+        .offset(offset)
+        .limit(limit)
+    ).all()
+    out = []
+    for row in rows:
+        event = _row_event(row)
+        del event["_order"]
+        out.append(event)
+    return out
+
+
+def alert_feed(*, session: Session, limit: int = 100) -> list[Alert]:
+    """The newest alerts, one per event (an event alerted on two channels is one entry)."""
+    first_ids = select(func.min(Alert.id)).group_by(Alert.event_key)
+    return list(
+        session.exec(
+            select(Alert)
+            .where(col(Alert.id).in_(first_ids))
+            .order_by(col(Alert.id).desc())
+            .limit(limit)
+        )
+    )
+
+
+def milestones_alerted(*, session: Session) -> set[str]:
+    """Claims whose milestone has been alerted overdue."""
+    return set(
+        session.exec(
+            select(Alert.claim_id).where(
+                Alert.kind == "milestone", col(Alert.claim_id).is_not(None)
+            )
+        )
+    )
+
+
+def has_polled_data(*, session: Session) -> bool:
+    """Whether any watcher has stored anything here (the ledger alone does not count)."""
+    return session.exec(select(WatcherState.name).limit(1)).first() is not None
+
+
+def activity(*, session: Session, since: datetime) -> dict:
+    """What the service has done: every watcher's state (polls and failures so far) and the
+    alerts sent since `since`."""
+    sent = session.exec(
+        select(func.count(func.distinct(Alert.event_key))).where(
+            Alert.status == "sent", Alert.sent_at >= since
+        )
+    ).one()
+    return {"states": watchers(session=session), "alerts_sent": int(sent)}

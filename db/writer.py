@@ -218,9 +218,11 @@ class Writer:
 
     def _watcher_state(self, outcome: PollOutcome) -> WatcherState:
         now = outcome.started_at
-        state = self.session.get(WatcherState, outcome.watcher)
-        if state is None:
-            state = WatcherState(name=outcome.watcher, kind=outcome.kind, url=outcome.url)
+        state = self.session.get(WatcherState, outcome.watcher, with_for_update=True)
+        if state is None:  # another process may be creating the same row: let the key decide
+            row = {"name": outcome.watcher, "kind": outcome.kind, "url": outcome.url}
+            self._insert_ignore(WatcherState, row, WatcherState.name)
+            state = self.session.get(WatcherState, outcome.watcher, with_for_update=True)
         state.kind, state.url = outcome.kind, outcome.url
         state.last_polled_at, state.next_due_at = now, outcome.next_due_at
         state.polls += 1

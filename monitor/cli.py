@@ -1,63 +1,140 @@
-"""The command line: thin wrappers over monitor.service, db.queries and alerts."""
+"""The command line: thin wrappers over monitor.service, db.queries and alerts.
+
+Each command imports what it uses when it runs, so `--help` and light commands start fast."""
 
 from __future__ import annotations
 
-import logging
 import sys
-import time as time_module
-from datetime import UTC, date, datetime, time
-from pathlib import Path
 
 import click
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
-from sqlmodel import Session
-
-from alerts.base import DeliveryError
-from alerts.deliver import DeliveryReport, deliver
-from alerts.digest import digest_data, render_html, render_text, send_digest
-from db import queries
-from db.ledger import LedgerError
-from monitor import render
-from monitor.config import ConfigError, Settings, config_path, load_settings
-from monitor.health import health_rows
-from monitor.service import Poller, open_database
 
 FORMATS = click.Choice(["table", "json"])
+CREATES_DATABASE = ("init", "poll", "run", "demo")
 
 
 class App:
-    """What a command needs: the settings, and the database opened on first use."""
+    """What a command needs: the settings and the database, each opened on first use."""
 
-    def __init__(self, config: str | None, db: str | None):
-        overrides = {"database_url": db} if db else {}
-        self.settings: Settings = load_settings(config_path(config), overrides=overrides)
+    def __init__(self, config: str | None = None, db: str | None = None):
+        self.config = config
         self.db = db
+        self.command = ""
+        self._settings = None
         self._engine = None
+
+    @property
+    def settings(self):
+        if self._settings is None:
+            from monitor.config import config_path, load_settings
+
+            overrides = {"database_url": self.db} if self.db else {}
+            self._settings = load_settings(config_path(self.config), overrides=overrides)
+        return self._settings
 
     @property
     def engine(self):
         if self._engine is None:
-            self._engine, _ = open_database(self.settings)
+            self._engine, _ = self.open()
         return self._engine
+
+    def open(self):
+        """Upgrade the schema and load the ledgers; only some commands may create a database."""
+        from db.engine import sqlite_file
+        from monitor.service import open_database
+
+        url = self.settings.database_url
+        path = sqlite_file(url)
+        if path is not None and not path.exists():
+            if self.command not in CREATES_DATABASE:
+                _fail(
+                    f"no database at {path} (from {'--db' if self.db else 'database_url'}); "
+                    "create it with 'claimwatch init' or check the path"
+                )
+            if self.command != "init":
+                click.echo(f"claimwatch: creating a new database at {path}", err=True)
+        return open_database(self.settings)
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value):
+    """`--db` and `--config` given after the command count as if given before it."""
+    if value is not None:
+        setattr(ctx.ensure_object(App), param.name, value)
+    return value
+
+
+def _shared_options() -> list[click.Option]:
+    return [
+        click.Option(
+            ["--config"],
+            metavar="PATH",
+            expose_value=False,
+            callback=_remember,
+            help="TOML config (else $CLAIMWATCH_CONFIG, else ./claimwatch.toml).",
+        ),
+        click.Option(
+            ["--db"],
+            metavar="URL",
+            expose_value=False,
+            callback=_remember,
+            help="Database URL, e.g. sqlite:///claims.db or postgresql://user@host/db.",
+        ),
+    ]
+
+
+class Command(click.Command):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.extend(_shared_options())
+
+    def invoke(self, ctx: click.Context):
+        ctx.ensure_object(App).command = self.name
+        return super().invoke(ctx)
 
 
 class Group(click.Group):
     """Turns expected failures into one line on stderr and exit 2, never a traceback."""
 
+    command_class = Command
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (ConfigError, LedgerError) as exc:
-            _fail(str(exc))
-        except OperationalError as exc:
-            _fail(f"database error: {str(exc.orig).splitlines()[0]} (check database_url or --db)")
-        except SQLAlchemyError as exc:
-            _fail(f"database error: {str(exc).splitlines()[0]}")
+        except Exception as exc:
+            message = _expected_failure(exc)
+            if message is None:
+                raise
+            _fail(message)
+
+
+def _expected_failure(exc: Exception) -> str | None:
+    """The one line for a failure a user can fix; None for anything else (a bug: traceback)."""
+    if isinstance(exc, click.ClickException | click.exceptions.Exit | click.Abort):
+        return None
+    from db.engine import DatabaseUrlError
+    from db.ledger import LedgerError
+    from monitor.config import ConfigError
+
+    if isinstance(exc, ConfigError | LedgerError | DatabaseUrlError):
+        return str(exc)
+    sa_exc = sys.modules.get("sqlalchemy.exc")
+    if sa_exc and isinstance(exc, sa_exc.OperationalError):
+        first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "unavailable"
+        return f"database error: {first} (check database_url or --db)"
+    if sa_exc and isinstance(exc, sa_exc.SQLAlchemyError):
+        return f"database error: {str(exc).splitlines()[0]}"
+    return None
 
 
 def _fail(message: str, code: int = 2):
-    click.echo(f"claimwatch: error: {message}", err=True)
+    from monitor.render import plain
+
+    click.echo(f"claimwatch: error: {plain(message)}", err=True)
     sys.exit(code)
+
+
+def _note(message: str) -> None:
+    """Why a result is empty, on stderr so that JSON on stdout stays parseable."""
+    click.echo(message, err=True)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,7 +157,8 @@ def cli(ctx, config, db):
 
     Example: claimwatch init && claimwatch claims
     """
-    ctx.obj = App(config, db)
+    app = ctx.ensure_object(App)
+    app.config, app.db = config, db
 
 
 @cli.command()
@@ -90,11 +168,37 @@ def init(app: App):
 
     Example: claimwatch --db sqlite:///claims.db init
     """
-    _, report = open_database(app.settings)
+    _, report = app.open()
     click.echo(
         f"database ready; claims: {report.added} added, {report.edited} edited, "
         f"{report.unchanged} unchanged"
     )
+
+
+def _check_kind(kind: str | None) -> None:
+    from difflib import get_close_matches
+
+    from db.ledger import KINDS
+
+    if kind and kind not in KINDS:
+        close = get_close_matches(kind, KINDS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise click.BadParameter(
+            f"unknown kind {kind!r} (kinds: {', '.join(KINDS)}){hint}", param_hint="--kind"
+        )
+
+
+def _check_subject(session, subject: str | None) -> None:
+    from db import queries
+
+    if not subject:
+        return
+    subjects = queries.subjects(session=session)
+    if subject not in subjects:
+        raise click.BadParameter(
+            f"no claim has subject {subject!r} (subjects: {', '.join(subjects)})",
+            param_hint="--subject",
+        )
 
 
 @cli.command()
@@ -109,35 +213,56 @@ def claims(app: App, fmt, subject, kind):
 
     Example: claimwatch claims --subject jalapeno --format json
     """
+    from sqlmodel import Session
+
+    from db import queries
+    from monitor import render
+
+    _check_kind(kind)
     with Session(app.engine) as session:
+        _check_subject(session, subject)
         rows = queries.claim_summaries(session=session, subject=subject, kind=kind)
     if fmt == "json":
         click.echo(render.to_json(render.claims_payload(rows)))
+    if not rows:
+        filters = " and ".join(
+            f"{name} {value!r}" for name, value in (("kind", kind), ("subject", subject)) if value
+        )
+        message = f"no claims with {filters}" if filters else "no claims: the ledgers are empty"
+        (_note if fmt == "json" else click.echo)(message)
+        return
+    if fmt == "json":
         return
     tz = app.settings.tz
+    wide = render.terminal_width() >= 120  # the kind only where there is room for it
+    headers = ["claim", *(["kind"] if wide else []), "baseline", "current", "verification"]
     table = [
         [
             r["id"],
-            r["kind"],
-            render.value_text(r["baseline"]["value"], r["baseline"]["unit"], 34),
-            render.value_text(r["current"]["value"], r["current"]["unit"], 34),
-            render.clip(r["verification"] or "", 28),
+            *([r["kind"]] if wide else []),
+            render.value_text(r["baseline"]["value"], r["baseline"]["unit"], 60),
+            render.value_text(r["current"]["value"], r["current"]["unit"], 60),
+            render.clip(r["verification"] or "", 40),
             render.local(r["changed_at"], tz) if r["changed_at"] else "-",
         ]
         for r in rows
     ]
     click.echo(
-        render.table(["claim", "kind", "baseline", "current", "verification", "changed"], table)
+        render.table([*headers, "changed"], table, wrap=("baseline", "current", "verification"))
     )
 
 
-def _when(text: str | None, tz, *, end: bool = False) -> datetime | None:
+def _when(text: str | None, tz, name: str, *, end: bool = False):
+    from datetime import UTC, datetime, time
+
     if not text:
         return None
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        raise click.BadParameter(f"{text!r} is not a date (YYYY-MM-DD) or ISO 8601 time") from None
+        raise click.BadParameter(
+            f"{text!r} is not a date (YYYY-MM-DD) or ISO 8601 time", param_hint=name
+        ) from None
     if len(text) == 10 and end:  # --until 2026-12-01 includes that whole day
         parsed = datetime.combine(parsed.date(), time.max)
     return (parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)).astimezone(UTC)
@@ -167,25 +292,43 @@ def timeline(app: App, claim_ids, subject, since, until, fmt, show_all):
 
     Example: claimwatch timeline jalapeno.tokens-per-kw.gpt-oss-120b --format json
     """
+    from sqlmodel import Session
+
+    from db import queries
+    from monitor import render
+
     tz = app.settings.tz
+    start, end = _when(since, tz, "--since"), _when(until, tz, "--until", end=True)
+    if start and end and start > end:
+        raise click.BadParameter(
+            f"--since {since} is after --until {until}: no event can match", param_hint="--since"
+        )
     with Session(app.engine) as session:
         known = {c.id for c in queries.get_claims(session=session, ids=list(claim_ids) or None)}
         missing = [c for c in claim_ids if c not in known]
         if missing:
             raise click.BadParameter(f"unknown claim id {missing[0]!r} (see 'claimwatch claims')")
+        _check_subject(session, subject)
         events = queries.timeline(
             session=session,
             claim_ids=list(claim_ids) or None,
             subject=subject,
-            since=_when(since, tz),
-            until=_when(until, tz, end=True),
+            since=start,
+            until=end,
         )
     if fmt == "json":
         click.echo(render.to_json(render.timeline_payload(events)))
     elif fmt == "csv":
         click.echo(render.to_csv(events, list(render.TIMELINE_FIELDS)), nl=False)
-    else:
+    elif events:
         click.echo(render.timeline_table(events, tz, show_all))
+    if not events:
+        window = " ".join(
+            part for part in (since and f"since {since}", until and f"until {until}") if part
+        )
+        chosen = ", ".join(claim_ids) or (f"subject {subject!r}" if subject else "any claim")
+        message = f"no events for {chosen}" + (f" {window}" if window else "")
+        (click.echo if fmt == "table" else _note)(message)
 
 
 @cli.command()
@@ -195,21 +338,35 @@ def timeline(app: App, claim_ids, subject, since, until, fmt, show_all):
 def poll(app: App, names, verbose):
     """Run the named watchers (all enabled ones when none) once, now, and deliver due alerts.
 
-    Example: claimwatch poll openai-news litellm-prices
+    Exit 1 when a watcher failed. Example: claimwatch poll openai-news litellm-prices
     """
-    _logging(verbose)
-    poller = Poller(app.settings, app.engine)
+    import logging
+
+    from monitor import render
+    from monitor.service import Poller
+
+    _logging(logging.DEBUG if verbose else logging.WARNING)
+    settings = app.settings
+    poller = Poller(settings, app.engine)
     try:
         wanted = poller.names(names)
         reports = _with_progress(poller, wanted)
     finally:
         poller.close()
-    click.echo(render.poll_summary(reports))
+    urls = {w.name: w.url for w in settings.watchers}
+    click.echo(render.poll_table(reports, urls))
+    line, any_failed = render.poll_line(reports)
+    click.echo(f"\n{line}")
     _deliver_due(app)
+    if any_failed:
+        sys.exit(1)
 
 
 def _with_progress(poller, names: list[str]):
     """A bar on a terminal, one plain line per watcher otherwise."""
+    from monitor.health import state_word
+    from monitor.render import plain
+
     if sys.stderr.isatty():
         with click.progressbar(length=len(names), label="polling", file=sys.stderr) as bar:
             return poller.poll_many(names, on_done=lambda _r: bar.update(1))
@@ -217,23 +374,153 @@ def _with_progress(poller, names: list[str]):
 
     def line(report):
         done.append(report)
-        click.echo(f"[{len(done)}/{len(names)}] {report.watcher}: {report.outcome}", err=True)
+        word = state_word(report.outcome, report.error)
+        click.echo(f"[{len(done)}/{len(names)}] {plain(report.watcher)}: {word}", err=True)
 
     return poller.poll_many(names, on_done=line)
 
 
 @cli.command()
-@click.option("-v", "--verbose", is_flag=True, help="Log every step, not just one line per poll.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every poll, not just the failures.")
 @click.pass_obj
 def run(app: App, verbose):
     """Run the service: every watcher on its schedule, alerts, the daily digest. Stop with Ctrl-C.
 
     Example: claimwatch --config claimwatch.toml run
     """
+    import logging
+
     from monitor.scheduler import run_forever
 
-    _logging(verbose, level=logging.INFO)
-    run_forever(app.settings, app.engine)
+    _logging(logging.INFO if verbose else logging.WARNING)
+    settings, engine = app.settings, app.engine
+    for line in _startup_lines(settings, engine):
+        click.echo(line)
+    ticker = Ticker(settings, engine)
+    ticker.start()
+    try:
+        run_forever(settings, engine)
+    finally:
+        ticker.stop()
+    click.echo("Claimwatch stopped.")
+
+
+def _startup_lines(settings, engine) -> list[str]:
+    from datetime import UTC, datetime
+
+    from sqlmodel import Session
+
+    from alerts import enabled_channels
+    from db import queries
+    from monitor import render
+    from monitor.scheduler import first_runs
+
+    now = datetime.now(UTC)
+    with Session(engine) as session:
+        states = {s.name: s for s in queries.watchers(session=session)}
+    starts = first_runs(settings, states, now)
+    email = settings.alerts.email
+    where = {
+        "console": "this terminal (no Slack webhook or immediate email configured)",
+        "slack": "Slack",
+        "email": f"email to {', '.join(email.recipients)}",
+    }
+    mailed = email.smtp_host and email.recipients
+    return render.startup_lines(
+        watchers=sum(w.enabled for w in settings.watchers),
+        database=_safe_url(settings.database_url),
+        channels=[where.get(c, c) for c in enabled_channels(settings)],
+        digest=(
+            f"mailed at {email.digest_at} {settings.timezone} to {', '.join(email.recipients)}"
+            if mailed
+            else "not mailed (set [alerts.email] smtp_host and recipients)"
+        ),
+        next_poll=min(starts.items(), key=lambda kv: kv[1]) if starts else None,
+        now=now,
+        tz=settings.tz,
+    )
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+class Ticker:
+    """Under `run`: a line a minute while polling, and each new failure logged as a warning."""
+
+    def __init__(self, settings, engine, *, every: float = 60.0, echo=click.echo):
+        import threading
+        from datetime import UTC, datetime
+
+        self.settings, self.engine, self.every, self.echo = settings, engine, every, echo
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="ticker", daemon=True)
+        self.since = datetime.now(UTC)
+        self.polls: dict[str, tuple[int, int]] | None = None
+
+    def start(self) -> None:
+        self.tick(self.since)  # the counts so far, so the first line covers only this run
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(5)
+
+    def _loop(self) -> None:
+        import logging
+        from datetime import UTC, datetime
+
+        while not self.stopped.wait(self.every):
+            try:
+                self.tick(datetime.now(UTC))
+            except Exception as exc:  # a database hiccup must not end the service; it shows here
+                logging.getLogger("claimwatch").warning("activity summary failed: %s", exc)
+
+    def tick(self, now) -> str | None:
+        """Read what happened since the last tick; say it in one line when anything did."""
+        import logging
+
+        from sqlmodel import Session
+
+        from db import queries
+        from monitor import render
+        from monitor.health import reason, state_word
+
+        with Session(self.engine) as session:
+            seen = queries.activity(session=session, since=self.since)
+        first, self.since = self.polls is None, now
+        before = self.polls or {}
+        self.polls = {s.name: (s.polls, s.consecutive_failures) for s in seen["states"]}
+        if first:
+            return None
+        polls, words = 0, []
+        for state in seen["states"]:
+            polled, failing = state.polls - before.get(state.name, (0, 0))[0], 0
+            if polled <= 0:
+                continue
+            polls += polled
+            if state.consecutive_failures:
+                earlier = before.get(state.name, (0, 0))[1]
+                new = state.consecutive_failures - earlier
+                failing = min(polled, new if new > 0 else state.consecutive_failures)
+            if failing:
+                word = state_word(state.last_error_kind, state.last_error)
+                words += [word] * failing
+                logging.getLogger("claimwatch").warning(
+                    "watcher %s: %s: %s",
+                    render.plain(state.name),
+                    word,
+                    render.clip(reason(state.last_error, state.url), 300),
+                )
+        if not (polls or seen["alerts_sent"]):
+            return None
+        line = render.minute_line(
+            now, self.settings.tz, polls=polls, failures=words, sent=seen["alerts_sent"]
+        )
+        self.echo(line)
+        return line
 
 
 @cli.command()
@@ -244,26 +531,38 @@ def run(app: App, verbose):
     type=click.Path(file_okay=False),
     help="Folder for the daily digest HTML files.",
 )
+@click.option(
+    "--force", is_flag=True, help="Replay into a --db database that already holds polled data."
+)
 @click.pass_obj
-def demo(app: App, out):
+def demo(app: App, out, force):
     """Replay a month of the Jalapeño story offline: real watchers, alerts, digests, timeline.
 
     Uses a throwaway database unless --db is given. Example: claimwatch demo --out /tmp/demo
     """
     import tempfile
+    import time
+    from pathlib import Path
 
-    from monitor.demo import run_demo
+    from monitor import render
+    from monitor.demo import has_data, run_demo
 
-    started = time_module.monotonic()
+    started = time.monotonic()
+    if app.db and has_data(app.db) and not force:
+        _fail(
+            f"{app.db} already holds polled data; a replay would add a second story to it "
+            "(use a new database, or --force)"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         url = app.db or f"sqlite:///{Path(tmp) / 'demo.db'}"
-        click.echo(
-            f"Replaying the story on a local server; database {'--db' if app.db else 'throwaway'}.\n"
-        )
+        where = "--db" if app.db else "throwaway"
+        click.echo(f"Replaying the story on a local server; database {where}.\n")
         result = run_demo(url, Path(out), sys.stdout, bar=sys.stdout.isatty())
+    digests = result["digests"]
     click.echo(
-        f"\n{result['changes']} changes, {result['alerts']} alerts, {len(result['digests'])} digests in {out}/ "
-        f"(open {result['digests'][-1]}), {time_module.monotonic() - started:.1f} s.\n"
+        f"\n{render.plural(result['changes'], 'change')}, {render.plural(result['alerts'], 'alert')}, "
+        f"{render.plural(len(digests), 'digest')} in {out}/ (open {digests[-1]}), "
+        f"{time.monotonic() - started:.1f} s.\n"
     )
     click.echo("Timeline of every claim that changed:\n")
     click.echo(render.timeline_table(result["timeline"], app.settings.tz))
@@ -284,63 +583,69 @@ def serve(app: App, host, port):
 
     from monitor.web import create_app
 
+    web = create_app(app.settings, app.engine)
     click.echo(f"Claimwatch dashboard on http://{host}:{port}/ (Ctrl-C to stop)")
-    uvicorn.run(create_app(app.settings, app.engine), host=host, port=port, log_level="warning")
+    uvicorn.run(web, host=host, port=port, log_level="warning")
 
 
 @cli.command("watchers")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.pass_obj
 def watchers_command(app: App, fmt):
-    """Watcher health: last success, last error, failures in a row, next run, items seen.
+    """Watcher health: state, last success, failures in a row, next run, items seen, the reason.
 
     Example: claimwatch watchers --format json
     """
+    from datetime import UTC, datetime
+
+    from sqlmodel import Session
+
+    from db import queries
+    from monitor import render
+    from monitor.health import health_rows, state_text
+
+    now = datetime.now(UTC)
     with Session(app.engine) as session:
-        rows = health_rows(app.settings, queries.watchers(session=session), now=datetime.now(UTC))
+        rows = health_rows(app.settings, queries.watchers(session=session), now=now)
     if fmt == "json":
         click.echo(render.to_json(rows))
+        return
+    if not rows:
+        click.echo("no watchers configured")
         return
     tz = app.settings.tz
     table = [
         [
             r["name"],
-            r["kind"],
-            r["status"],
-            render.local(r["last_success_at"], tz, True),
-            str(r["consecutive_failures"]),
-            render.local(r["next_run_at"], tz, True),
+            state_text(r),
+            render.ago(r["last_success_at"], now, tz),
+            render.local(r["next_run_at"], tz, True) if r["next_run_at"] else "-",
             str(r["items_seen"]),
-            render.clip(r["last_error"] or r["warning"] or "", 60),
+            render.clip(r["reason"] or r["warning"] or "", 300),
         ]
         for r in rows
     ]
     click.echo(
         render.table(
-            [
-                "watcher",
-                "kind",
-                "status",
-                "last success",
-                "fails",
-                "next run",
-                "items",
-                "last error",
-            ],
+            ["watcher", "state", "last success", "next run", "items", "reason"],
             table,
+            wrap=("watcher", "reason"),
         )
     )
 
 
-def _deliver_due(app: App, *, ignore_schedule: bool = False) -> DeliveryReport:
+def _deliver_due(app: App, *, ignore_schedule: bool = False):
+    from alerts.deliver import deliver
+    from monitor.render import plain, plural
+
     report = deliver(app.engine, app.settings, ignore_schedule=ignore_schedule)
     if report.sent or report.retrying or report.given_up:
         click.echo(
-            f"alerts: {report.sent} sent in {report.messages} message(s), {report.retrying} to retry, "
-            f"{report.given_up} given up"
+            f"alerts: {report.sent} sent in {plural(report.messages, 'message')}, "
+            f"{report.retrying} to retry, {report.given_up} given up"
         )
     for error in report.errors[:5]:
-        click.echo(f"claimwatch: delivery failed: {error}", err=True)
+        click.echo(f"claimwatch: delivery failed: {plain(error)}", err=True)
     return report
 
 
@@ -378,6 +683,15 @@ def digest(app: App, day, send, force, output, fmt):
 
     Example: claimwatch digest --date 2026-12-02 --output digest.html
     """
+    from datetime import date, datetime
+    from pathlib import Path
+
+    from sqlmodel import Session
+
+    from alerts.base import DeliveryError
+    from alerts.digest import digest_data, render_html, render_text, send_digest
+    from monitor.render import plain
+
     settings = app.settings
     try:
         when = date.fromisoformat(day) if day else datetime.now(settings.tz).date()
@@ -400,14 +714,13 @@ def digest(app: App, day, send, force, output, fmt):
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"digest for {when} written to {output}")
     else:
-        click.echo(text, nl=False)
+        click.echo(text if html else "\n".join(plain(line) for line in text.split("\n")), nl=False)
 
 
-def _logging(verbose: bool, level: int = logging.WARNING) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+def _logging(level: int) -> None:
+    import logging
+
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # the HTTP libraries log full URLs, and a webhook URL is a secret; APScheduler is chatty
     for noisy in ("httpx", "httpcore", "apscheduler", "hpack", "sqlalchemy", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -21,6 +21,8 @@ from alerts.deliver import deliver
 from alerts.digest import digest_data, render_html
 from db import queries
 from monitor.config import Settings, load_settings
+from monitor.health import state_word
+from monitor.render import plain, plural
 from monitor.scheduler import Service
 
 DATA = Path(__file__).parent / "demo_data"
@@ -194,18 +196,24 @@ def run_demo(database_url: str, out_dir: Path, stream: TextIO, *, bar: bool = Fa
                 service.check_milestones()
                 report = deliver(engine, settings, now=clock["now"], alerters={"console": console})
                 changes = sum(r.changes for r in reports)
-                failed = [r.watcher for r in reports if r.outcome not in ("ok", "not-modified")]
+                failed = [
+                    f"{r.watcher} {state_word(r.outcome, r.error)}"
+                    for r in reports
+                    if r.outcome not in ("ok", "not-modified", "raced")
+                ]
                 totals["changes"] += changes
                 totals["alerts"] += report.sent
                 progress = _bar(day + 1, story.days) if bar else f"[{day + 1:>2}/{story.days}]"
                 stream.write(
-                    f"{progress} {story.start + timedelta(days=day)}  {sum(r.items for r in reports):>2} new items  "
-                    f"{sum(r.observations for r in reports):>3} observations  {changes:>2} changes"
+                    f"{progress} {story.start + timedelta(days=day)}  "
+                    f"{plural(sum(r.items for r in reports), 'new item'):>12}  "
+                    f"{plural(sum(r.observations for r in reports), 'observation'):>15}  "
+                    f"{plural(changes, 'change'):>10}"
                     + (f"  failing: {', '.join(failed)}" if failed else "")
                     + "\n"
                 )
                 for line in alerts_out.getvalue().splitlines():
-                    stream.write(f"      {line}\n")
+                    stream.write(f"      {plain(line)}\n")
                 alerts_out.seek(0)
                 alerts_out.truncate()
                 stream.flush()
@@ -229,3 +237,23 @@ def run_demo(database_url: str, out_dir: Path, stream: TextIO, *, bar: bool = Fa
 def _bar(done: int, total: int, width: int = 20) -> str:
     filled = round(width * done / total)
     return f"[{'#' * filled}{'-' * (width - filled)}] {done:>2}/{total}"
+
+
+def has_data(database_url: str) -> bool:
+    """Whether the database already holds polled data (a ledger alone does not count)."""
+    from sqlalchemy import inspect
+    from sqlmodel import Session
+
+    from db.engine import make_engine, sqlite_file
+
+    path = sqlite_file(database_url)
+    if path is not None and not path.exists():
+        return False
+    engine = make_engine(database_url)
+    try:
+        if not inspect(engine).has_table("watchers"):
+            return False
+        with Session(engine) as session:
+            return queries.has_polled_data(session=session)
+    finally:
+        engine.dispose()

@@ -1,166 +1,258 @@
-"""`claimwatch serve`: a read-only dashboard. Server-rendered pages, inline SVG charts, no JavaScript."""
+"""`claimwatch serve`: a read-only dashboard. Server-rendered Jinja2 templates (autoescaped), inline
+SVG charts, one stylesheet, no JavaScript. Handlers are plain functions: Starlette runs them in its
+threadpool, so a slow query never holds the event loop."""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from datetime import UTC, datetime
-from html import escape
-from xml.sax.saxutils import escape as xml_escape
+from pathlib import Path
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
 
 from alerts.digest import milestones
 from alerts.text import change_line, detail, headline
-from alerts.views import alert_view
+from alerts.views import alert_view, verification
 from db import queries
-from db.models import Alert, Claim, Observation
-from monitor import render
-from monitor.charts import sparkline, timeline_chart
+from db.models import Claim
+from monitor import charts, render
 from monitor.config import Settings
-from monitor.health import health_rows
+from monitor.health import health_rows, summary
 
-CSS = """
-body{margin:0;font-family:Arial,Helvetica,sans-serif;color:#111827;background:#f9fafb}
-header{background:#111827;color:#fff;padding:10px 20px}header a{color:#fff;text-decoration:none;font-weight:bold}
-main{max-width:1200px;margin:0 auto;padding:16px 20px}
-table{border-collapse:collapse;width:100%;background:#fff;font-size:14px}
-th,td{padding:6px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top}
-th{background:#f3f4f6}code{font-size:12px;color:#4b5563}a{color:#1d4ed8}
-.muted{color:#6b7280;font-size:12px}.changed{color:#b91c1c;font-weight:bold}.overdue{color:#b91c1c}
-.status-ok{color:#047857}.status-failing,.status-blocked{color:#b91c1c}.status-stale{color:#b45309}
-form.filters{margin:0 0 12px}section{margin:18px 0}
-"""
+HERE = Path(__file__).parent
+RECENT_CHANGES = 12
+EVIDENCE_PAGE = 50
+CHART_SAMPLE = 300
+KEYS_SHOWN = 200
 
 
-def page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    html = (
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-        f"<title>{escape(title)} · Claimwatch</title><style>{CSS}</style></head><body>"
-        f'<header><a href="/">Claimwatch</a> <span class="muted" style="color:#9ca3af">· '
-        f'<a href="/alerts.atom" style="font-weight:normal;font-size:12px">alerts feed</a></span></header>'
-        f"<main>{body}</main></body></html>"
+def templates(settings: Settings) -> Jinja2Templates:
+    """Autoescaping templates; every value shown passes through `finalize`, which drops the
+    characters no HTML or XML document may hold."""
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html", "atom", "xml"], default=True),
+        finalize=_finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
-    return HTMLResponse(html, status_code=status)
+    env.filters["clip"] = lambda text, limit=80: render.clip(text or "", limit)
+    env.filters["value"] = lambda value, unit="": render.value_text(value, unit, 120)
+    return Jinja2Templates(env=env)
 
 
-def ago(when: datetime | None, now: datetime) -> str:
-    if when is None:
-        return "never"
-    days = (now - when).days
-    if days >= 2:
-        return f"{days} days ago"
-    hours = int((now - when).total_seconds() // 3600)
-    return f"{hours} h ago" if hours >= 1 else "just now"
+def _finalize(value):
+    if value is None:
+        return ""
+    if isinstance(value, Markup):  # already escaped: a macro's output
+        return Markup(render.xml_safe(str(value)))
+    return render.xml_safe(value) if isinstance(value, str) else value
 
 
-def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now(UTC)) -> Starlette:
-    def session() -> Session:
-        return Session(engine)
+def create_app(
+    settings: Settings, engine: Engine, *, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+) -> Starlette:
+    pages = templates(settings)
+    tz = settings.tz
 
-    async def board(request: Request) -> Response:
+    def board(request: Request) -> Response:
         subject = request.query_params.get("subject") or None
         kind = request.query_params.get("kind") or None
         now = clock()
-        with session() as s:
+        with Session(engine) as s:
+            every = queries.get_claims(session=s)
+            claims = {c.id: c for c in every}
             rows = queries.claim_summaries(session=s, subject=subject, kind=kind)
-            all_claims = queries.get_claims(session=s)
-            trends = _trends(s, [r for r in rows if r["kind"] in ("number", "range")])
-            due = milestones(s, all_claims, now.astimezone(settings.tz).date())
-            health = health_rows(settings, queries.watchers(session=s), now=now)
-        subjects = sorted({c.subject for c in all_claims})
-        kinds = sorted({c.kind for c in all_claims})
-        body = [
-            f"<h1>Claims <span class='muted'>{len(rows)} shown</span></h1>",
-            _filters(subjects, kinds, subject, kind),
-        ]
-        body.append(
-            '<table class="claims"><tr><th>Claim</th><th>Kind</th><th>Baseline</th><th>Current</th>'
-            "<th>Trend</th><th>Verification</th><th>Last change</th></tr>"
-        )
-        for r in rows:
-            changed = r["changed_at"] is not None
-            body.append(
-                f'<tr class="claim-row" data-id="{escape(r["id"])}"><td><a href="/claims/{escape(r["id"])}">{escape(r["title"])}</a>'
-                f"<br><code>{escape(r['id'])}</code></td><td>{escape(r['kind'])}</td>"
-                f"<td>{escape(render.value_text(r['baseline']['value'], r['baseline']['unit'], 60))}</td>"
-                f'<td class="{"changed" if changed else ""}">{escape(render.value_text(r["current"]["value"], r["current"]["unit"], 60))}</td>'
-                f"<td>{sparkline(trends.get(r['id'], []))}</td><td>{escape(r['verification'] or '')}</td>"
-                f"<td>{escape(ago(r['changed_at'], now)) if changed else '—'}</td></tr>"
+            shown = {r["id"] for r in rows}
+            changes = [
+                c
+                for c in queries.recent_changes(session=s, limit=RECENT_CHANGES * 4)
+                if c["claim"] in shown
+            ][:RECENT_CHANGES]
+            levels = {
+                cid: verification(s, claims[cid], json.loads(claims[cid].spec))
+                for cid in {c["claim"] for c in changes}
+            }
+            levels.update(
+                (r["id"], verification(s, claims[r["id"]], json.loads(claims[r["id"]].spec)))
+                for r in rows
             )
-        body.append("</table>")
-        body.append(_milestones_html(due))
-        body.append(_health_html(health, settings))
-        return page("Claims", "".join(body))
+            steps = queries.change_steps(
+                session=s, claim_ids=[r["id"] for r in rows if r["kind"] in ("number", "range")]
+            )
+            due = milestones(s, [c for c in every if c.id in shown], now.astimezone(tz).date())
+            health = health_rows(settings, queries.watchers(session=s), now=now)
+        context = {
+            "title": "Claims",
+            "lead": _lead(rows, every, health),
+            "subjects": sorted({c.subject for c in every}),
+            "kinds": sorted({c.kind for c in every}),
+            "subject": subject,
+            "kind": kind,
+            "changes": [_change_row(c, levels.get(c["claim"], ""), now) for c in changes],
+            "milestones": due,
+            "health_summary": summary(health),
+            "trouble": [
+                {**h, "last_success": render.ago(h["last_success_at"], now, tz)}
+                for h in health
+                if h["status"] in ("failing", "blocked")
+            ],
+            "groups": _groups(
+                [
+                    {**_claim_row(r, claims, steps, now), "verification": levels[r["id"]]}
+                    for r in rows
+                ]
+            ),
+            "shown": render.plural(len(rows), "claim"),
+        }
+        return pages.TemplateResponse(request, "board.html", context)
 
-    async def claim_page(request: Request) -> Response:
+    def _change_row(c: dict, level: str, now: datetime) -> dict:
+        return {
+            **c,
+            "when": render.ago(c["seen_at"], now, tz),
+            "exact": render.local(c["at"], tz, True),
+            "from_to": _from_to(c),
+            "delta": render.delta_text(c["delta_pct"]),
+            "source_label": c["source"] + (f": {c['title']}" if c["title"] else ""),
+            "verification": level,
+        }
+
+    def _claim_row(r: dict, claims: dict, steps: dict, now: datetime) -> dict:
+        base = r["baseline"]["value"]
+        trend = [base] + [v for _, v in steps.get(r["id"], [])]
+        return {
+            "id": r["id"],
+            "title": r["title"],
+            "theme": _theme(claims[r["id"]]),
+            "subject": r["subject"],
+            "baseline": render.value_text(base, r["baseline"]["unit"], 90),
+            "current": render.value_text(r["current"]["value"], r["current"]["unit"], 90),
+            "same": r["current"]["value"] == base,
+            "changed": r["changed_at"] is not None,
+            "trend": charts.sparkline(trend) if len(trend) > 1 else None,
+            "verification": r["verification"] or "",
+            "changed_when": render.ago(r["changed_at"], now, tz) if r["changed_at"] else "—",
+            "changed_exact": render.local(r["changed_at"], tz, True) if r["changed_at"] else "",
+        }
+
+    def claim_page(request: Request) -> Response:
         claim_id = request.path_params["claim_id"]
-        with session() as s:
+        page = _page_number(request)
+        with Session(engine) as s:
             claim = s.get(Claim, claim_id)
             if claim is None:
                 raise HTTPException(404, f"no claim {claim_id!r}")
-            summary = queries.claim_summaries(session=s, ids=[claim_id])[0]
-            events = queries.timeline(session=s, claim_ids=[claim_id])
-        tz = settings.tz
-        spec = json.loads(claim.spec)
-        baseline = None if claim.kind == "price-list" else json.loads(claim.value)
-        body = [
-            f"<h1>{escape(claim.title)}</h1><p><code>{escape(claim.id)}</code> · {escape(claim.kind)} · "
-            f"verification: {escape(str(spec.get('verification', '')))}</p>",
-            f"<p>Baseline <strong>{escape(render.value_text(summary['baseline']['value'], claim.unit, 120))}</strong>"
-            f" · current <strong>{escape(render.value_text(summary['current']['value'], claim.unit, 120))}</strong></p>",
-        ]
-        if spec.get("comparator"):
-            body.append(
-                f"<p class='muted'>comparator: {escape(str(spec['comparator'].get('name')))} "
-                f"{escape(render.value_text(spec['comparator'].get('value'), claim.unit))}</p>"
+            spec = json.loads(claim.spec)
+            summary_row = queries.claim_summaries(session=s, ids=[claim_id])[0]
+            history = queries.claim_history(session=s, claim_id=claim_id, sample=CHART_SAMPLE)
+            pages_total = max(1, math.ceil(history["restated"] / EVIDENCE_PAGE))
+            page = min(page, pages_total)
+            evidence = queries.restatements(
+                session=s, claim_id=claim_id, offset=(page - 1) * EVIDENCE_PAGE, limit=EVIDENCE_PAGE
             )
-        body.append(f"<section>{timeline_chart(events, baseline, claim.unit, tz)}</section>")
-        body.append(
-            "<section><h2>Events</h2><table class='events'><tr><th>Date</th><th>Event</th><th>Value</th>"
-            "<th>Delta</th><th>Source</th><th>Excerpt</th></tr>"
-        )
-        for e in events:
-            what = {"baseline": "baseline", "edit": "ledger edit"}.get(
-                e["kind"], "change" if e["changed"] else "seen"
-            )
-            label = f"[{e['key']}] " if e["key"] else ""
-            body.append(
-                f'<tr class="event {"changed" if e["changed"] else ""}"><td>{escape(render.local(e["at"], tz, True))}</td>'
-                f"<td>{what}</td><td>{escape(label + render.value_text(e['value'], e['unit'], 80))}</td>"
-                f"<td>{escape(render.delta_text(e['delta_pct']))}</td><td>{_link(e['url'], e['source'] or e['title'])}</td>"
-                f"<td>{escape(render.clip(e['excerpt'] or '', 300))}</td></tr>"
-            )
-        body.append("</table></section>")
-        if spec.get("variants"):
-            body.append(
-                "<section><h2>Other readings</h2><ul>"
-                + "".join(
-                    f"<li>{escape(render.value_text(v.get('value'), v.get('unit', claim.unit), 160))} "
-                    f"<span class='muted'>{escape(v.get('note', ''))} (source {escape(str(v.get('seed', '')))})</span></li>"
-                    for v in spec["variants"]
-                )
-                + "</ul></section>"
-            )
-        body.append(
-            "<section><h2>Sources</h2><ul>"
-            + "".join(
-                f"<li>{escape(render.clip(s_.get('via', '') + ' ' + s_.get('publisher', ''), 160))}: "
-                f"<q>{escape(s_.get('quote', ''))}</q></li>"
-                for s_ in spec.get("sources", [])
-            )
-            + "</ul></section>"
-        )
-        return page(claim.title, "".join(body))
+            level = verification(s, claim, spec)
+        context = _claim_context(claim, spec, summary_row, history, evidence, level)
+        context.update(page=page, pages=pages_total)
+        return pages.TemplateResponse(request, "claim.html", context)
 
-    async def api_claims(request: Request) -> Response:
-        with session() as s:
+    def _claim_context(claim, spec, row, history, evidence, level) -> dict:
+        events = history["events"]
+        keyed = any(e["key"] for e in events if e["kind"] == "observation")
+        baseline_value = row["baseline"]["value"]
+        chart = small = None
+        if claim.kind != "price-list" and not (keyed and claim.kind not in ("number", "range")):
+            series = charts.claim_series(
+                events, None if keyed else baseline_value, tz, since=row["baseline"]["at"]
+            )
+            base = None if keyed else charts.numeric(baseline_value)
+            if len(series) <= len(charts.COLOURS):  # more lines than colours: the table says it
+                chart = charts.timeline_chart(series, baseline=base, unit=claim.unit, tz=tz)
+                small = charts.timeline_chart(
+                    series, baseline=base, unit=claim.unit, tz=tz, width=380, height=240, ticks=3
+                )
+        current = row["current"]
+        changes = [e for e in events if e["kind"] == "observation" and e["changed"]]
+        prices = (
+            charts.price_rows(current["value"], changes, tz)
+            if claim.kind == "price-list" and isinstance(current["value"], dict)
+            else []
+        )
+        delta = None
+        if not keyed and changes and changes[-1].get("delta_pct") is not None:
+            delta = _against_baseline(baseline_value, current["value"])
+        return {
+            "title": claim.title,
+            "claim": claim,
+            "group": _theme(claim),
+            "verification": level,
+            "baseline": _price_words(None)
+            if prices
+            else render.value_text(baseline_value, claim.unit, 160),
+            "baseline_at": render.local(row["baseline"]["at"], tz) if row["baseline"]["at"] else "",
+            "current": _price_words(prices)
+            if prices
+            else render.value_text(current["value"], claim.unit, 160),
+            "current_since": render.local(current["at"], tz) if row["changed_at"] else "",
+            "changed": row["changed_at"] is not None,
+            "delta": delta,
+            "comparator": _comparator(spec.get("comparator"), claim.unit),
+            "due": " ".join(p for p in (spec.get("due"), _paren(spec.get("due_text"))) if p),
+            "note": spec.get("note", ""),
+            "conditions": [(k, _plain(v)) for k, v in (spec.get("conditions") or {}).items()],
+            "chart": chart,
+            "chart_small": small,
+            "sampled": history["sampled"],
+            "restated": history["restated"],
+            "sampled_text": render.plural(history["sampled"], "restatement")
+            + f" of {history['restated']:,}",
+            "prices": prices,
+            "price_fields": charts.price_fields(prices),
+            "keyed": _keyed_rows(current["value"], changes) if keyed and not prices else [],
+            "story": [_story_row(e) for e in events if e["kind"] != "observation" or e["changed"]],
+            "evidence": [_story_row(e) for e in evidence],
+            "restated_text": render.plural(history["restated"], "restatement"),
+            "variants": [_variant(v, spec, claim.unit) for v in spec.get("variants", [])],
+            "sources": [_source(s_) for s_ in spec.get("sources", [])],
+        }
+
+    def _story_row(e: dict) -> dict:
+        return {
+            **e,
+            "date": render.local(e["at"], tz),
+            "word": render.event_word(e),
+            "value": render.value_text(e["value"], e["unit"], 160),
+            "delta": render.delta_text(e["delta_pct"]),
+        }
+
+    def _keyed_rows(current, changes: list[dict]) -> list[dict]:
+        if not isinstance(current, dict):
+            return []
+        since = {c["key"]: c["at"] for c in changes}
+        return [
+            {
+                "key": key,
+                "value": render.value_text(value, "", 160),
+                "since": render.local(since[key], tz) if key in since else "first seen",
+            }
+            for key, value in sorted(current.items())[:KEYS_SHOWN]
+        ]
+
+    def api_claims(request: Request) -> Response:
+        with Session(engine) as s:
             rows = queries.claim_summaries(
                 session=s,
                 subject=request.query_params.get("subject") or None,
@@ -168,9 +260,9 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
             )
         return Response(render.to_json(render.claims_payload(rows)), media_type="application/json")
 
-    async def api_timeline(request: Request) -> Response:
+    def api_timeline(request: Request) -> Response:
         claim_id = request.path_params["claim_id"]
-        with session() as s:
+        with Session(engine) as s:
             if s.get(Claim, claim_id) is None:
                 raise HTTPException(404, f"no claim {claim_id!r}")
             events = queries.timeline(session=s, claim_ids=[claim_id])
@@ -178,28 +270,25 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
             render.to_json(render.timeline_payload(events)), media_type="application/json"
         )
 
-    async def alerts_atom(request: Request) -> Response:
+    def alerts_atom(request: Request) -> Response:
         base = str(request.base_url).rstrip("/")
-        with session() as s:
-            first_ids = select(func.min(Alert.id)).group_by(Alert.event_key)
-            rows = s.exec(
-                select(Alert)
-                .where(col(Alert.id).in_(first_ids))
-                .order_by(col(Alert.id).desc())
-                .limit(100)
-            ).all()
+        with Session(engine) as s:
+            rows = queries.alert_feed(session=s, limit=100)
             views = [alert_view(s, a) for a in rows]
-        return Response(_atom(views, rows, base), media_type="application/atom+xml")
+        entries = [_atom_entry(view, row, base) for view, row in zip(views, rows, strict=True)]
+        updated = rows[0].created_at if rows else clock()
+        text = pages.get_template("alerts.atom").render(
+            base=base, updated=render.iso(updated), entries=entries
+        )
+        return Response(text, media_type="application/atom+xml; charset=utf-8")
 
-    async def not_found(request: Request, exc: HTTPException) -> Response:
+    def not_found(request: Request, exc: HTTPException) -> Response:
         if exc.status_code == 404:
-            return PlainTextResponse(
-                f"Not found: {exc.detail if exc.detail != 'Not Found' else request.url.path}\n",
-                status_code=404,
-            )
+            detail_text = exc.detail if exc.detail != "Not Found" else request.url.path
+            return PlainTextResponse(f"Not found: {detail_text}\n", status_code=404)
         return PlainTextResponse(f"{exc.status_code} {exc.detail}\n", status_code=exc.status_code)
 
-    async def database_error(request: Request, exc: Exception) -> Response:
+    def database_error(request: Request, exc: Exception) -> Response:
         return PlainTextResponse(
             "The database is not available right now; try again shortly.\n", status_code=503
         )
@@ -211,106 +300,166 @@ def create_app(settings: Settings, engine: Engine, *, clock=lambda: datetime.now
             Route("/api/claims", api_claims),
             Route("/api/claims/{claim_id}/timeline", api_timeline),
             Route("/alerts.atom", alerts_atom),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         exception_handlers={HTTPException: not_found, SQLAlchemyError: database_error},
     )
 
 
-def _trends(s: Session, rows: list[dict]) -> dict[str, list[float]]:
-    """Per claim row: its numeric baseline, then the last 30 numeric observations, oldest first."""
-    out = {}
+def _price_words(rows: list[dict] | None) -> str:
+    """A price list in words: `4 models, 10 prices`; the baseline is the first list seen."""
+    if rows is None:
+        return "the first list seen"
+    prices = sum(v is not None for r in rows for v in r["prices"].values())
+    return f"{render.plural(len(rows), 'model')}, {render.plural(prices, 'price')}"
+
+
+def _page_number(request: Request) -> int:
+    try:
+        return max(1, int(request.query_params.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _theme(claim: Claim) -> str:
+    """A claim's theme: the ledger's `theme` where it gives one, else its id's second part."""
+    spec = json.loads(claim.spec)
+    if isinstance(spec.get("theme"), str) and spec["theme"].strip():
+        return spec["theme"].strip()
+    parts = claim.id.split(".")
+    return f"{parts[0]} · {parts[1]}" if len(parts) > 1 else parts[0]
+
+
+def _groups(rows: list[dict]) -> list[dict]:
+    """Rows grouped by theme. Where themes come from ids, a theme of one claim joins its
+    subject's other claims, and subjects of one claim share a last group: the board is not a list
+    of one-row tables. The largest subjects come first."""
+    by_theme: dict[str, list[dict]] = {}
     for row in rows:
-        values = s.exec(
-            select(Observation.value_num)
-            .where(
-                Observation.claim_id == row["id"],
-                Observation.key == "",
-                col(Observation.value_num).is_not(None),
-            )
-            .order_by(col(Observation.id).desc())
-            .limit(30)
-        ).all()
-        base = row["baseline"]["value"]
-        start = [base if isinstance(base, int | float) else None]
-        out[row["id"]] = [v for v in start + list(reversed(values)) if v is not None]
-    return out
-
-
-def _filters(subjects, kinds, subject, kind) -> str:
-    def options(values, chosen):
-        return '<option value="">all</option>' + "".join(
-            f'<option value="{escape(v)}"{" selected" if v == chosen else ""}>{escape(v)}</option>'
-            for v in values
-        )
-
-    return (
-        f'<form class="filters" method="get" action="/">subject <select name="subject">{options(subjects, subject)}</select> '
-        f'kind <select name="kind">{options(kinds, kind)}</select> <button type="submit">Filter</button>'
-        f"{' <a href=/>clear</a>' if subject or kind else ''}</form>"
+        by_theme.setdefault(row["theme"], []).append(row)
+    groups: dict[str, list[dict]] = {}
+    for theme, members in by_theme.items():
+        lone = len(members) == 1 and " · " in theme
+        title = f"{members[0]['subject']} · other claims" if lone else theme
+        groups.setdefault(title, []).extend(members)
+    rest = [t for t, m in groups.items() if len(m) == 1 and t.endswith(" · other claims")]
+    if len(rest) > 1:
+        groups["other claims"] = [m for t in rest for m in groups.pop(t)]
+    size = {}
+    for row in rows:
+        size[row["subject"]] = size.get(row["subject"], 0) + 1
+    order = sorted(
+        groups,
+        key=lambda t: (
+            t == "other claims",
+            -size.get(groups[t][0]["subject"], 0),
+            t.endswith("other claims"),
+        ),
     )
+    return [
+        {
+            "title": _title(t, groups[t]),
+            "rows": groups[t],
+            "count": render.plural(len(groups[t]), "claim"),
+        }
+        for t in order
+    ]
 
 
-def _milestones_html(due: list[dict]) -> str:
-    if not due:
+def _title(theme: str, members: list[dict]) -> str:
+    """A heading: the claims' shared title prefix where they have one (`Peak throughput per kW`),
+    else the theme."""
+    titles = [m["title"] for m in members]
+    if len(titles) > 1:
+        prefix = titles[0]
+        for title in titles[1:]:
+            while not title.startswith(prefix):
+                prefix = prefix[:-1]
+        prefix = prefix.rstrip(" ,:;–-(")
+        if len(prefix) >= 8 and all(t[len(prefix) : len(prefix) + 1] in ",:;( –-" for t in titles):
+            return prefix
+    return theme.replace("-", " ")
+
+
+def _lead(rows: list[dict], claims: list, health: list[dict]) -> str:
+    changed = sum(r["changed_at"] is not None for r in rows)
+    shown = render.plural(len(rows), "claim")
+    if len(rows) != len(claims):
+        shown += f" of {len(claims)}"
+    return f"{shown}, {changed} changed since their baseline · {summary(health)}"
+
+
+def _from_to(c: dict) -> str:
+    before = c.get("previous")
+    now = "removed" if c["value"] is None else render.value_text(c["value"], c["unit"], 60)
+    if before is None:
+        return f"new: {now}"
+    return f"{render.value_text(before, c['unit'], 60)} → {now}"
+
+
+def _against_baseline(base, current) -> str | None:
+    b, c = charts.numeric(base), charts.numeric(current)
+    if b in (None, 0) or c is None:
+        return None
+    return render.delta_text((c - b) / abs(b) * 100)
+
+
+def _comparator(comparator, unit: str) -> str:
+    if not isinstance(comparator, dict):
         return ""
-    rows = "".join(
-        f'<tr><td><a href="/claims/{escape(m["claim_id"])}">{escape(m["title"])}</a></td><td>{escape(m["due"])}</td>'
-        f'<td class="{"overdue" if m["days_left"] < 0 else ""}">{escape(m["countdown"])}</td><td>{escape(str(m["state"]))}</td></tr>'
-        for m in due
+    value = render.value_text(comparator.get("value"), unit, 60)
+    return f"{comparator.get('name', '')} {value}".strip()
+
+
+def _paren(text: str | None) -> str:
+    return f"({text})" if text else ""
+
+
+def _plain(value) -> str:
+    return render.value_text(value, "", 200) if not isinstance(value, str) else value
+
+
+def _source(source: dict) -> dict:
+    """A source by its publisher (and the outlet it cites), never by the ledger's file names."""
+    publisher, via = source.get("publisher", ""), source.get("via", "")
+    by = f"{via} (via {publisher})" if via and publisher else (via or publisher or "source")
+    return {
+        "by": by,
+        "url": source.get("url", ""),
+        "date": source.get("date", ""),
+        "quote": source.get("quote", ""),
+        "language": source.get("language", ""),
+    }
+
+
+def _variant(variant: dict, spec: dict, unit: str) -> dict:
+    """Another reading, attributed to the publisher of its source."""
+    by = variant.get("publisher", "")
+    if not by and variant.get("seed"):
+        match = next((s for s in spec.get("sources", []) if s.get("seed") == variant["seed"]), None)
+        by = _source(match)["by"] if match else ""
+    return {
+        "value": render.value_text(variant.get("value"), variant.get("unit", unit), 200),
+        "note": variant.get("note", ""),
+        "by": by,
+    }
+
+
+def _atom_entry(view: dict, row, base: str) -> dict:
+    title = headline(view)
+    text = change_line(view) if view["event"] == "change" else detail(view)
+    if view["event"] == "change" and view.get("excerpt"):
+        text += f"\n\n“{view['excerpt']}”"
+    url = str(view.get("url") or "")
+    link = (
+        url
+        if url.startswith(("http://", "https://"))
+        else (f"{base}/claims/{view['claim_id']}" if view.get("claim_id") else f"{base}/")
     )
-    return f"<section><h2>Milestones</h2><table><tr><th>Milestone</th><th>Due</th><th>Countdown</th><th>State</th></tr>{rows}</table></section>"
-
-
-def _health_html(health: list[dict], settings: Settings) -> str:
-    counts: dict[str, int] = {}
-    for h in health:
-        counts[h["status"]] = counts.get(h["status"], 0) + 1
-    summary = ", ".join(
-        f'<span class="status-{escape(k)}">{v} {escape(k)}</span>'
-        for k, v in sorted(counts.items())
-    )
-    trouble = [h for h in health if h["status"] in ("failing", "blocked", "stale")]
-    rows = "".join(
-        f'<tr><td>{escape(h["name"])}</td><td class="status-{escape(h["status"])}">{escape(h["status"])}</td>'
-        f"<td>{escape(render.local(h['last_success_at'], settings.tz, True))}</td><td>{escape(render.clip(h['last_error'] or '', 160))}</td></tr>"
-        for h in trouble
-    )
-    table = (
-        f"<table><tr><th>Watcher</th><th>Status</th><th>Last success</th><th>Last error</th></tr>{rows}</table>"
-        if trouble
-        else ""
-    )
-    return f"<section><h2>Watchers</h2><p>{summary or 'none configured'}</p>{table}</section>"
-
-
-def _link(url: str, label: str) -> str:
-    if url and url.startswith(("http://", "https://")):
-        return (
-            f'<a href="{escape(url)}" rel="noopener nofollow">{escape(render.clip(label, 80))}</a>'
-        )
-    return escape(render.clip(label, 80))
-
-
-def _atom(views: list[dict], rows: list[Alert], base: str) -> str:
-    updated = rows[0].created_at if rows else datetime.now(UTC)
-    entries = []
-    for view, row in zip(views, rows, strict=True):
-        title = headline(view)
-        text = change_line(view) if view["event"] == "change" else detail(view)
-        if view["event"] == "change" and view.get("excerpt"):
-            text += f"\n\n“{view['excerpt']}”"
-        link = (
-            view.get("url")
-            if str(view.get("url", "")).startswith(("http://", "https://"))
-            else (f"{base}/claims/{view['claim_id']}" if view.get("claim_id") else base)
-        )
-        entries.append(
-            f"<entry><id>urn:claimwatch:alert:{xml_escape(row.event_key)}</id><title>{xml_escape(title)}</title>"
-            f'<updated>{render.iso(row.created_at)}</updated><link href="{xml_escape(link)}"/>'
-            f'<summary type="text">{xml_escape(text)}</summary></entry>'
-        )
-    return (
-        f'<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Claimwatch alerts</title>'
-        f'<id>urn:claimwatch:alerts</id><link rel="self" href="{xml_escape(base)}/alerts.atom"/>'
-        f"<updated>{render.iso(updated)}</updated>{''.join(entries)}</feed>"
-    )
+    return {
+        "id": row.event_key,
+        "title": render.plain(title),
+        "updated": render.iso(row.created_at),
+        "link": link,
+        "summary": render.plain(text),
+    }

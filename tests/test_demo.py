@@ -38,10 +38,24 @@ def test_demo_runs_the_story_offline(runner, tmp_path):
     assert "No claim changed in these 24 hours." in quiet
 
 
-def test_demo_keeps_its_database_with_db(runner, tmp_path, sqlite_url):
-    result = runner.invoke(cli, ["--db", sqlite_url, "demo", "--out", str(tmp_path / "d")])
-    assert result.exit_code == 0
+def test_demo_keeps_its_database_with_db_after_the_command(runner, tmp_path, sqlite_url):
+    result = runner.invoke(cli, ["demo", "--db", sqlite_url, "--out", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
     timeline = runner.invoke(
-        cli, ["--db", sqlite_url, "timeline", "jalapeno.agentx", "--format", "csv"]
+        cli, ["timeline", "jalapeno.agentx", "--format", "csv", "--db", sqlite_url]
     ).output
     assert "results published" in timeline
+    again = runner.invoke(cli, ["demo", "--db", sqlite_url, "--out", str(tmp_path / "e")])
+    assert again.exit_code == 2
+    assert again.output == (
+        f"claimwatch: error: {sqlite_url} already holds polled data; a replay would add a second "
+        "story to it (use a new database, or --force)\n"
+    )
+    assert not (tmp_path / "e").exists()
+
+
+def test_demo_into_a_freshly_initialised_database(runner, tmp_path, sqlite_url):
+    assert runner.invoke(cli, ["init", "--db", sqlite_url]).exit_code == 0
+    result = runner.invoke(cli, ["--db", sqlite_url, "demo", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    assert "1 new item " in result.output and "1 new items" not in result.output

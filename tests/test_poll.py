@@ -293,7 +293,7 @@ def test_health_alert_after_repeated_failures_and_recovery(server, make_settings
         assert session.get(WatcherState, "f").health == "ok"
 
 
-def test_poll_command_summarises_and_exits_0_with_failures(server, runner, tmp_path, sqlite_url):
+def test_poll_command_summarises_and_exits_1_with_failures(server, runner, tmp_path, sqlite_url):
     good = serve(server, "/en.rss", "feed/retest_en.rss")
     server.expect_request("/500").respond_with_data("boom", status=500)
     config = tmp_path / "c.toml"
@@ -304,11 +304,11 @@ def test_poll_command_summarises_and_exits_0_with_failures(server, runner, tmp_p
         encoding="utf-8",
     )
     result = runner.invoke(cli, ["--config", str(config), "poll"])
-    assert result.exit_code == 0, result.output
-    assert "1 ok (0 not modified), 1 failed; 4 new items" in result.output
+    assert result.exit_code == 1, result.output
+    assert "2 polled: 1 ok, 1 HTTP error; 4 new items" in result.output
     assert "failed: bad" in result.output
     again = runner.invoke(cli, ["--config", str(config), "poll", "good"])
-    assert "0 new items, 0 observations, 0 changes" in again.output
+    assert again.exit_code == 0 and "0 new items, 0 observations, 0 changes" in again.output
     unknown = runner.invoke(cli, ["--config", str(config), "poll", "nope"])
     assert unknown.exit_code == 2 and "no watcher named 'nope'" in unknown.output
 
@@ -350,17 +350,15 @@ def test_watchers_command_shows_health(server, runner, tmp_path, sqlite_url):
     table = runner.invoke(cli, ["--config", str(config), "watchers"]).output
     assert table.splitlines()[0].split() == [
         "watcher",
-        "kind",
-        "status",
+        "state",
         "last",
         "success",
-        "fails",
         "next",
         "run",
         "items",
-        "last",
-        "error",
+        "reason",
     ]
+    assert "blocked" in table and "disabled" in table
 
 
 def test_a_user_signal_without_code(server, make_settings, tmp_path):
