@@ -30,9 +30,21 @@ CLAIM_FIELDS = {
     "note",
     "qualifier",
     "stated_at",
+    "ladder_moves",
+    "theme",
 }
+UNDISCLOSED = "not disclosed"  # a number claim whose figure is not yet known
 SOURCE_FIELDS = {"seed", "publisher", "title", "date", "url", "via", "quote", "language"}
-TOP_FIELDS = {"name", "title", "stated_at", "defaults", "conditions", "seeds", "claims"}
+TOP_FIELDS = {
+    "name",
+    "title",
+    "stated_at",
+    "defaults",
+    "conditions",
+    "seeds",
+    "claims",
+    "verification_levels",
+}
 
 
 class LedgerError(ValueError):
@@ -73,11 +85,20 @@ def resolve(name_or_path: str) -> Path:
         return builtin
     path = Path(name_or_path).expanduser()
     if not path.exists():
-        known = ", ".join(sorted(p.stem for p in BUILTIN_DIR.glob("*.toml")))
+        known = ", ".join(
+            sorted(p.stem for p in BUILTIN_DIR.glob("*.toml") if not p.stem.endswith(".signals"))
+        )
         raise LedgerError(
             f"{name_or_path}: no such ledger file or built-in ledger (built-in: {known})"
         )
     return path
+
+
+def signal_file(name_or_path: str) -> Path | None:
+    """The vocabulary beside a ledger (`jalapeno.toml` → `jalapeno.signals.toml`), if it has one."""
+    path = resolve(name_or_path)
+    beside = path.with_name(f"{path.stem}.signals.toml")
+    return beside if beside.exists() else None
 
 
 def load_ledger(name_or_path: str) -> Ledger:
@@ -106,10 +127,15 @@ def parse_ledger(data: dict, where: str) -> Ledger:
     claims_raw = data.get("claims")
     if not isinstance(claims_raw, list) or not claims_raw:
         raise LedgerError(f"{where}: no [[claims]] in the ledger")
+    levels = data.get("verification_levels", [])
+    if not isinstance(levels, list) or not all(isinstance(v, str) for v in levels):
+        raise LedgerError(f"{where}: field 'verification_levels' must be a list of strings")
     claims: list[ClaimSpec] = []
     seen: set[str] = set()
     for index, raw in enumerate(claims_raw):
         claim = _parse_claim(raw, index, where, defaults, conditions, seeds, stated_at)
+        if levels:
+            claim.spec["verification_levels"] = levels
         if claim.id in seen:
             raise LedgerError(f"{where}: claim {claim.id}: field 'id': duplicate id")
         seen.add(claim.id)
@@ -163,12 +189,17 @@ def _parse_claim(raw, index, where, defaults, conditions, seeds, stated_at) -> C
         if value not in ladder:
             fail("value", f"{value!r} is not a step of the ladder")
         spec["ladder"] = ladder
+        moves = raw.get("ladder_moves", "forward")
+        if moves not in ("forward", "any"):
+            fail("ladder_moves", "must be 'forward' (a later step never goes back) or 'any'")
+        if moves != "forward":
+            spec["ladder_moves"] = moves
     for field in ("due",):
         if field in raw:
             if kind != "milestone":
                 fail(field, "only milestones have a due date")
             spec["due"] = _date(raw[field], None, fail, field).isoformat()
-    for field in ("due_text", "note", "qualifier"):
+    for field in ("due_text", "note", "qualifier", "theme"):
         if field in raw:
             if not isinstance(raw[field], str):
                 fail(field, "must be a string")
@@ -239,8 +270,8 @@ def _parse_source(source, seeds, fail) -> dict:
 
 
 def _check_value(kind, value, fail) -> None:
-    if kind == "number" and not _is_number(value):
-        fail("value", "a number claim needs a numeric value")
+    if kind == "number" and not _is_number(value) and value != UNDISCLOSED:
+        fail("value", f"a number claim needs a numeric value (or {UNDISCLOSED!r})")
     if kind == "range" and not (
         isinstance(value, list)
         and len(value) == 2

@@ -139,7 +139,7 @@ class HttpConfig(Strict):
 class Settings(Strict):
     database_url: str = "sqlite:///claimwatch.db"
     timezone: str = "UTC"
-    claims: list[str] = ["jalapeno"]
+    claims: list[str] = ["jalapeno", "rubin"]
     rsshub_url: str = "https://rsshub.app"
     extra_signals: list[str] = []
     failures_alert: int = Field(default=3, ge=1)

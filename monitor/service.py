@@ -29,9 +29,9 @@ from db.store import LoadReport, load_ledgers
 from db.writer import BookCache, PollOutcome, PollReport, Writer, WriterSettings, retryable
 from monitor.config import ConfigError, Settings, parse_duration
 from watchers.base import Fetched, NotModified, Parsed, PollContext, WatchError
-from watchers.extract import rules
 from watchers.fetch import Fetcher, HostSlot
 from watchers.judge import RemovalWindow
+from watchers.vocabulary import rules
 
 log = logging.getLogger("claimwatch")
 Clock = Callable[[], datetime]
@@ -88,6 +88,14 @@ class Polled:
     elapsed: float = 0.0
 
 
+def signal_files(settings: Settings) -> tuple[str, ...]:
+    """The vocabularies extraction reads: each ledger's own, then the user's `extra_signals`."""
+    from db.ledger import signal_file
+
+    beside = [signal_file(name) for name in settings.claims]
+    return tuple(str(p) for p in beside if p is not None) + tuple(settings.extra_signals)
+
+
 class Poller:
     """Runs polls; one per process. `poll` and `poll_many` run their own event loop; a service
     with a loop of its own awaits `apoll_many`."""
@@ -108,7 +116,7 @@ class Poller:
         self.watchers = build_watchers(settings)
         self.channels = enabled_channels(settings)
         try:
-            self.rules = rules(tuple(settings.extra_signals))
+            self.rules = rules(signal_files(settings))
         except ValueError as exc:
             raise ConfigError(f"{settings.source}: extra_signals: {exc}") from None
         self.cache = BookCache()

@@ -12,7 +12,7 @@ def write(tmp_path, text):
 def test_no_config_uses_builtins():
     settings = load_settings(None, environ={})
     assert settings.database_url == "sqlite:///claimwatch.db"
-    assert settings.claims == ["jalapeno"]
+    assert settings.claims == ["jalapeno", "rubin"]
     kinds = {w.kind for w in settings.watchers}
     assert kinds == {"feed", "prices", "benchmark", "page"}
     assert any("rsshub.app/weibo/keyword" in w.url for w in settings.watchers)

@@ -46,6 +46,6 @@ def test_every_setting_is_documented(name):
     assert f"`{name}`" in README, f"setting `{name}` is not in the README"
 
 
-def test_the_signal_file_is_named():
-    assert "watchers/signals.toml" in README
-    assert len(rules().signals) >= 10
+def test_the_signal_files_are_named():
+    assert "db/ledgers/<name>.signals.toml" in README and "watchers/cues.toml" in README
+    assert sum(len(s.signals) for s in rules().subjects) >= 10

@@ -1,134 +1,108 @@
-"""Signal extraction: pure functions from an item's text to candidate observations on claims."""
+"""Signal extraction: from an item's text to candidate observations on claims. Pure.
+
+For every subject the item is about: which stretches assert something (watchers.context), which
+device each figure and statement is about, who measured, and under which conditions. A figure
+becomes a candidate on the claim whose conditions match; one under other conditions is evidence
+with the mismatch named; status phrases from the story's signal tables move status claims.
+"""
 
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from watchers.base import Candidate, ParsedItem
-from watchers.figures import extract_figures, models_in
+from watchers.context import Scope, item_scopes, scopes, status
+from watchers.quantities import UNITS, Quantity, quantities
+from watchers.text import Sentence, normalise, sentences
+from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
+from watchers.vocabulary import rules as load_rules
 
-SIGNALS = Path(__file__).parent / "signals.toml"
 EXCERPT = 400
-SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(\[\d])|(?<=[。！？；;])|\n+")
-CLAUSE = re.compile(
-    r",(?!\d{3})|，(?!\d{3})|;|；|:\s|：|\s[—–-]{1,2}\s|\s+(?:but|while|whereas|although|though|however)\s+|但是|但|而|不过|然而"
+OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
+NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer"}
+HEDGED = {"hypothetical", "estimate"}
+WINDOW_BEFORE, WINDOW_AFTER = 70, 40
+WORKLOAD = [
+    (
+        re.compile(
+            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?[\s-]*(?:input|in|prompt|输入)s?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
+            r"(?P<o>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?[\s-]*(?:output|out|输出)",
+            re.I,
+        ),
+        "io",
+    ),
+    (re.compile(r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)k\s*/\s*(?P<o>\d+(?:\.\d+)?)k\b", re.I), "io"),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input\s+)?tokens?\s*(?:in|of input|input|输入)\b\W{0,6}"
+            r"(?:and\s+)?(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:tokens?\s*)?(?:out|of output|output|输出)",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:input|context|prompt|输入|上下文)", re.I
+        ),
+        "i",
+    ),
+]
+WORKLOAD_KINDS = [
+    ("long-context", re.compile(r"long[- ]context|long[- ]prompt|长上下文|长文本|长序列", re.I)),
+    ("multi-turn", re.compile(r"multi[- ]turn|multi[- ]round|多轮", re.I)),
+    ("agentic", re.compile(r"\bagentic\b|\bagent (?:workloads?|traces?|tasks?)\b|智能体", re.I)),
+]
+LONG_CONTEXT_TOKENS = 32 * 1024
+COMPARED_WITH = re.compile(
+    r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
+    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于)\s*(?:the\s+)?(?:nvidia's\s+|英伟达\s*)?$",
+    re.I,
 )
 
 
-def _any(patterns: list[str]) -> re.Pattern | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
-
-
-@dataclass(frozen=True)
-class Signal:
-    id: str
-    sets: tuple[tuple[str, str], ...]  # (claim, value); value "" when taken from the match
-    patterns: tuple[re.Pattern, ...]  # apart, so each may name its own groups
-    exclude: re.Pattern | None
-    require: re.Pattern | None
-    stronger: tuple[str, re.Pattern] | None
-    value_from: str | None
-    exclude_competitor: bool
-
-
-@dataclass(frozen=True)
-class Rules:
-    subject: re.Pattern
-    context: re.Pattern
-    direct: re.Pattern
-    negation: re.Pattern
-    hedge: re.Pattern
-    measurement: re.Pattern
-    competitor: re.Pattern
-    signals: tuple[Signal, ...]
-
-
-def parse_rules(data: dict) -> Rules:
-    signals = []
-    for raw in data["signals"]:
-        if "claims" in raw:
-            sets = tuple((s["claim"], s.get("value", "")) for s in raw["claims"])
-        else:
-            sets = ((raw["claim"], raw.get("value", "")),)
-        stronger = raw.get("stronger")
-        signals.append(
-            Signal(
-                id=raw["id"],
-                sets=sets,
-                patterns=tuple(re.compile(p, re.I) for p in raw["patterns"]),
-                exclude=_any(raw.get("exclude", [])),
-                require=_any(raw.get("require", [])),
-                stronger=(stronger["value"], _any(stronger["patterns"])) if stronger else None,
-                value_from=raw.get("value_from"),
-                exclude_competitor=raw.get("exclude_competitor", False),
-            )
-        )
-    relevance, cues = data["relevance"], data["cues"]
-    return Rules(
-        subject=_any(relevance["subject"]),
-        context=_any(relevance["context"]),
-        direct=_any(relevance["direct"]),
-        negation=_any(cues["negation"]),
-        hedge=_any(cues["hedge"]),
-        measurement=_any(cues["measurement"]),
-        competitor=_any(cues["competitor"]),
-        signals=tuple(signals),
-    )
+def rules(paths: tuple[str, ...] = ()) -> Rules:
+    """The vocabularies of these signal files (the built-in ledgers' when none are given)."""
+    return load_rules(paths or builtin_signal_files())
 
 
 @cache
-def rules(extra: tuple[str, ...] = ()) -> Rules:
-    """The built-in signal table, plus the signals of each extra file (a user's own, no code needed)."""
-    data = tomllib.loads(SIGNALS.read_text(encoding="utf-8"))
-    for path in extra:
-        try:
-            more = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{path}: cannot read signals: {exc}") from None
-        for index, signal in enumerate(more.get("signals", [])):
-            complete = (
-                isinstance(signal, dict)
-                and {"id", "patterns"} <= set(signal)
-                and {"claim", "claims"} & set(signal)
-            )
-            if not complete:
-                raise ValueError(
-                    f"{path}: signals[{index}]: needs id, patterns and claim (or claims)"
-                )
-            for pattern in signal["patterns"]:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(
-                        f"{path}: signal {signal['id']}: bad pattern {pattern!r}: {exc}"
-                    ) from None
-        data["signals"] = data["signals"] + more.get("signals", [])
-    return parse_rules(data)
+def builtin_signal_files() -> tuple[str, ...]:
+    folder = Path(__file__).parent.parent / "db" / "ledgers"
+    return tuple(str(p) for p in sorted(folder.glob("*.signals.toml")))
+
+
+@cache
+def _index(key: tuple) -> ClaimIndex:
+    return ClaimIndex(dict(key[1]))
+
+
+def claim_index(claims: dict[str, dict]) -> ClaimIndex:
+    frozen = tuple(
+        (cid, spec) for cid, spec in claims.items() if (spec.get("conditions") or {}).get("metric")
+    )
+    return _index((len(claims), _Frozen(frozen)))
+
+
+class _Frozen(tuple):
+    """A tuple of (id, spec) compared by ids and metrics only, so specs can key a cache."""
+
+    def _key(self):
+        return tuple((cid, repr(spec.get("conditions")), spec.get("unit")) for cid, spec in self)
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __eq__(self, other):
+        return isinstance(other, _Frozen) and self._key() == other._key()
 
 
 def is_relevant(text: str, rules_: Rules | None = None) -> bool:
-    """About OpenAI's chip: named with chip context, or named outright as OpenAI's own chip."""
     r = rules_ or rules()
-    if r.direct.search(text):
-        return True
-    return bool(r.subject.search(text) and r.context.search(text))
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in SENTENCE.split(text) if s and s.strip()]
-
-
-def clauses(sentence: str) -> list[str]:
-    return [c.strip() for c in CLAUSE.split(sentence) if c and c.strip()]
-
-
-def asserted(clause: str, r: Rules) -> bool:
-    """A clause that states something, rather than denying, doubting or expecting it."""
-    return not r.negation.search(clause) and not r.hedge.search(clause)
+    text = normalise(text)
+    return any(s.names is not None and s.relevant(text) for s in r.subjects)
 
 
 def extract_item(
@@ -137,66 +111,573 @@ def extract_item(
     only: list[str] | None = None,
     rules_: Rules | None = None,
 ) -> list[Candidate]:
+    """Candidates the item gives, at most one per claim and key."""
     r = rules_ or rules()
-    text = f"{item.title}. {item.text}" if item.title else item.text
-    if not is_relevant(text, r):
-        return []
+    title, body = normalise(item.title), normalise(item.text)
+    text = f"{title}.\n{body}" if title and body else title or body
+    whole = item_scopes(text)
+    analysed = [(s, scopes(s, whole=whole)) for s in sentences(text)]
+    index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
-    measured = False
-    for sentence in sentences(text):
-        excerpt = " ".join(sentence.split())[:EXCERPT]
-        for clause in clauses(sentence):
-            if not asserted(clause, r):
+    for subject in r.subjects:
+        if not subject.relevant(text):
+            continue
+        reading = Reading(subject, r, analysed, index, claims, text)
+        for candidate in reading.candidates():
+            if only and candidate.signal not in only:
                 continue
-            if r.measurement.search(clause):
-                measured = True
-            for signal in r.signals:
-                if only and signal.id not in only:
-                    continue
-                for candidate in _fire(signal, clause, sentence, excerpt, r):
-                    if candidate.signal == "independent-retest":
-                        measured = True
-                    _keep(found, candidate)
-    if not only or "figures" in only:
-        for figure in extract_figures(sentences(text), models_in(text), r.competitor):
-            claim = figure.claim_id
-            if claim in claims:
-                _keep(
-                    found,
-                    Candidate(
-                        claim_id=claim,
-                        value=figure.value,
-                        unit=figure.unit,
-                        signal="figures",
-                        excerpt=" ".join(figure.sentence.split())[:EXCERPT],
-                        measured=measured,
-                    ),
-                )
+            _keep(found, candidate, claims)
     return [c for c in found.values() if c.claim_id in claims]
 
 
-def _fire(signal: Signal, clause: str, sentence: str, excerpt: str, r: Rules) -> list[Candidate]:
-    match = next((m for m in (p.search(clause) for p in signal.patterns) if m), None)
-    if not match:
-        return []
-    if signal.exclude and signal.exclude.search(clause):
-        return []
-    if signal.require and not signal.require.search(sentence):
-        return []
-    if signal.exclude_competitor and r.competitor.search(clause):
-        return []
-    out = []
-    for claim, value in signal.sets:
-        if signal.value_from == "percent":
-            value = f"{match.group('pct')} %"
-        elif signal.stronger and signal.stronger[1].search(sentence):
-            value = signal.stronger[0]
-        out.append(Candidate(claim_id=claim, value=value, signal=signal.id, excerpt=excerpt))
-    return out
-
-
-def _keep(found: dict, candidate: Candidate) -> None:
-    """One candidate per claim and key; the first statement in the item wins, a stronger one replaces it."""
+def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
+    """One candidate per claim and key: a matching measurement beats evidence; a later step of a
+    ladder beats an earlier one; otherwise the first statement in the item stands."""
     slot = (candidate.claim_id, candidate.key)
-    if slot not in found or candidate.value == "independent full re-test":
+    held = found.get(slot)
+    if held is None:
         found[slot] = candidate
+        return
+    if held.mismatch and not candidate.mismatch:
+        found[slot] = candidate
+        return
+    ladder = (claims.get(candidate.claim_id) or {}).get("ladder") or []
+    if (
+        candidate.value in ladder
+        and held.value in ladder
+        and ladder.index(candidate.value) > ladder.index(held.value)
+    ):
+        found[slot] = candidate
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    ours: bool
+
+
+@dataclass
+class Reading:
+    """One item read for one subject."""
+
+    subject: Subject
+    rules: Rules
+    analysed: list[tuple[Sentence, list[Scope]]]
+    index: ClaimIndex
+    claims: dict[str, dict]
+    text: str
+    mentions: list[list[Mention]] = field(default_factory=list)
+    models: list[list[tuple[int, str]]] = field(default_factory=list)
+
+    def __post_init__(self):
+        for sentence, _ in self.analysed:
+            self.mentions.append(self._mentions(sentence.text))
+            self.models.append(
+                sorted(
+                    (m.start(), model.id)
+                    for model in self.subject.models
+                    for m in model.names.finditer(sentence.text)
+                )
+            )
+        item_models = {name for marks in self.models for _, name in marks}
+        self.default_model = item_models.pop() if len(item_models) == 1 else None
+
+    def _mentions(self, text: str) -> list[Mention]:
+        out = []
+        for pattern, ours in (
+            (self.subject.names, True),
+            (self.subject.direct, True),
+            (self.subject.others, False),
+        ):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(text):
+                # "over GB200", "than Nvidia's": the other side of a comparison, not its topic
+                if not ours and (
+                    COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
+                    or RATIO_OF.match(text, m.end())
+                ):
+                    continue
+                out.append(Mention(m.start(), m.end(), ours))
+        out.sort(key=lambda m: (m.start, not m.ours))
+        # a name inside another's ("Vera Rubin" inside an other's pattern) counts once
+        kept: list[Mention] = []
+        for mention in out:
+            if kept and mention.start < kept[-1].end:
+                continue
+            kept.append(mention)
+        return kept
+
+    # ------------------------------------------------------------ who a stretch is about
+
+    def about_subject(self, number: int, position: int) -> bool:
+        """Is this stretch of sentence `number` about the subject rather than another device?"""
+        sentence = self.analysed[number][0]
+        clause = sentence.clause_at(position)
+        before = [m for m in self.mentions[number] if m.end <= position]
+        if before:
+            last = before[-1]
+            if not last.ours and last.start >= clause.start:
+                return False
+            if last.ours:
+                return True
+            # another device named in an earlier clause; ours named later in this clause
+            after = [m for m in self.mentions[number] if clause.start <= m.start < clause.end]
+            return any(m.ours for m in after)
+        after = [
+            m
+            for m in self.mentions[number]
+            if position <= m.start < clause.end
+            and not COMPARISON.search(sentence.text[position : m.start])
+        ]
+        if after:
+            return after[0].ours
+        for earlier in range(number - 1, -1, -1):
+            if self.mentions[earlier]:
+                return self.mentions[earlier][-1].ours
+        # nothing named yet: the stretch is the subject's only if nothing else is the topic
+        # (an item about a language model that names the chip only later is not)
+        return not any(
+            name == OTHER_MODELS for marks in self.models[: number + 1] for _, name in marks
+        ) and (number == 0 or self._introduced_by(number))
+
+    def _introduced_by(self, number: int) -> bool:
+        """Was the subject named at or before sentence `number`?"""
+        return any(m.ours for mentions in self.mentions[: number + 1] for m in mentions)
+
+    def model_at(self, number: int, position: int) -> str | None:
+        marks = self.models[number]
+        before = [name for start, name in marks if start <= position]
+        if before:
+            return before[-1]
+        clause = self.analysed[number][0].clause_at(position)
+        after = [name for start, name in marks if position < start < clause.end]
+        if after:
+            return after[0]
+        for earlier in range(number - 1, -1, -1):
+            asserted = [
+                name
+                for start, name in self.models[earlier]
+                if self.asserted(earlier, start) not in NOT_FACT
+            ]
+            if asserted:
+                return asserted[-1]
+        return self.default_model
+
+    def asserted(self, number: int, start: int, end: int | None = None) -> str | None:
+        """None when the stretch is stated as a fact, else the category that takes it out."""
+        return status(self.analysed[number][1], start, end)
+
+    # ------------------------------------------------------------ who measured
+
+    @property
+    def measurement(self) -> tuple[str, bool, dict]:
+        """(who: "independent" | "owner" | "", full: bool, the run's conditions)."""
+        if not hasattr(self, "_measurement"):
+            self._measurement = self._measure()
+        return self._measurement
+
+    def _measure(self) -> tuple[str, bool, dict]:
+        spec = self.subject.measurement
+        who, conditions, named = "", {}, set()
+        full = False
+        for number, (sentence, _) in enumerate(self.analysed):
+            text = sentence.text
+            if spec and spec.spot_check and spec.spot_check.search(text):
+                continue
+            if not self._on_topic(number):
+                continue
+            for clause in sentence.clauses:
+                found, at = self._measuring(number, clause)
+                if not found:
+                    continue
+                who = max((who, found), key=PARTY_RANK.index)
+                conditions = _merge(conditions, self.conditions_in(text, number))
+                named |= {name for _, name in self.models[number]}
+                if spec and spec.full_cues and spec.full_cues.search(text):
+                    full = True
+        tracked = {
+            m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m
+        }
+        if tracked and tracked <= named:
+            full = True  # every model the claims track was run
+        return who, full, conditions
+
+    def _measuring(self, number: int, clause) -> tuple[str, int]:
+        """Who measures in this clause, at its first measuring word that has a party."""
+        text = self.analysed[number][0].text
+        for verb in self.rules.verbs.finditer(text, clause.start, clause.end):
+            at = verb.start()
+            if self.asserted(number, at) is not None or not self._measures_subject(number, at):
+                continue
+            found = self._who(text, at, number) or self._same_party(number, at)
+            if not found and RERUN.match(text, at):
+                found = "someone"  # "复测", "re-tested": a new run, by a party not named
+            if found:
+                return found, at
+        return "", -1
+
+    def _same_party(self, number: int, at: int) -> str:
+        """ "It ran …", "该实验室跑了…": a pronoun or a definite party carries on the independent
+        party named in the sentence before."""
+        if number == 0 or not PRONOUN_AGENT.search(self.analysed[number][0].text[:at]):
+            return ""
+        kinds = {kind for _, kind in self._parties(self.analysed[number - 1][0].text)}
+        return "independent" if kinds == {"independent"} else ""
+
+    def _on_topic(self, number: int) -> bool:
+        """A sentence about the subject's benchmarks: it names the subject, a tracked model or a
+        figure (not, say, an evaluation of a language model that mentions the chip in passing)."""
+        sentence = self.analysed[number][0]
+        mentions = self.mentions[number]
+        if any(m.ours for m in mentions):
+            return True
+        tracked = [name for _, name in self.models[number] if name != OTHER_MODELS]
+        if tracked or any(self._metric(sentence.text, q) for q in quantities(sentence.text)):
+            return True
+        # a sentence naming nothing else carries on the item's story
+        return not mentions and not self.models[number]
+
+    def _measures_subject(self, number: int, at: int) -> bool:
+        """The device a sentence measures is the first one it names before the measuring word
+        (its subject), else the one the item was last about."""
+        mentions = [m for m in self.mentions[number] if m.start < at]
+        if mentions:
+            return mentions[0].ours
+        if not self.mentions[number]:
+            # "It ran all three models on both": a run carries on the devices named last
+            for earlier in range(number - 1, -1, -1):
+                if self.mentions[earlier]:
+                    return any(m.ours for m in self.mentions[earlier])
+        return self.about_subject(number, at)
+
+    def _who(self, sentence: str, at: int, number: int | None = None) -> str:
+        """Who measured: the last party named before the measuring word, or after "by" (a party
+        in a negated stretch, "第三方复测还没跟上", measured nothing)."""
+        masked = _mask_independence(sentence)
+        parties = [p for p in self._parties(sentence) if self._stated(number, p[0])]
+        before = sorted(p for p in parties if p[0] <= at)
+        after = sorted(p for p in parties if at < p[0] <= at + 40)
+        agent = before[-1][1] if before else None
+        passive = re.search(r"\bby\b|由|被", masked[at : at + 40])
+        if after and passive:
+            agent = after[0][1]
+        if agent == "owner":
+            return "owner" if self.rules.new_run.search(masked) else ""
+        return agent or ""
+
+    def _parties(self, sentence: str) -> list[tuple[int, str]]:
+        """Where the sentence names a party, and whether it is the owner or independent."""
+        masked = _mask_independence(sentence)
+        owner = self.subject.owner
+        parties = []
+        for kind, pattern in (
+            ("owner", owner),
+            ("independent", self.rules.independent),
+            ("independent", self.rules.first_person),
+        ):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(masked):
+                if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
+                    parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
+                else:
+                    parties.append((m.start(), kind))
+        parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
+        return sorted(parties)
+
+    def level(self) -> str:
+        who, full, _ = self.measurement
+        spec = self.subject.measurement
+        if who == "independent" and spec:
+            return spec.full if full else spec.partial
+        if who == "owner" and spec:
+            return spec.owner_level
+        return ""
+
+    # ------------------------------------------------------------ conditions
+
+    def _stated(self, number: int | None, at: int) -> bool:
+        """Is the phrase at `at` of sentence `number` said as fact ("MTP off", "未开启" are not)?"""
+        return number is None or self.asserted(number, at) not in NOT_FACT
+
+    def conditions_in(self, text: str, number: int | None = None) -> dict:
+        """The conditions a sentence states (`number` given: only those it asserts)."""
+        stated: dict = {}
+        for pattern, kind in WORKLOAD:
+            match = pattern.search(text)
+            if match and self._stated(number, match.start()):
+                scale = 1 if kind == "io-tokens" else 1024
+                stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
+                if kind.startswith("io"):
+                    stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
+                break
+        kinds = {name for name, pattern in WORKLOAD_KINDS if pattern.search(text)}
+        if stated.get("isl", 0) >= LONG_CONTEXT_TOKENS:
+            kinds.add("long-context")
+        if kinds:
+            stated["workload"] = tuple(sorted(kinds))
+        for name, values in self.subject.conditions.items():
+            hits = [
+                value
+                for value, pattern in values
+                if any(self._stated(number, m.start()) for m in pattern.finditer(text))
+            ]
+            if len(hits) == 1:
+                stated[name] = hits[0]
+        return stated
+
+    # ------------------------------------------------------------ candidates
+
+    def candidates(self) -> list[Candidate]:
+        out = list(self._signals())
+        out += self._figures()
+        out += self._measured()
+        return out
+
+    def _signals(self):
+        for signal in self.subject.signals:
+            for number, (sentence, _) in enumerate(self.analysed):
+                candidate = self._fire(signal, number, sentence)
+                if candidate:
+                    yield from candidate
+
+    def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
+        text = sentence.text
+        for clause in sentence.clauses:
+            part = text[clause.start : clause.end]
+            for found in _matches(signal, part):
+                stretches = [(clause.start + a, clause.start + b) for a, b in found]
+                if any(self.asserted(number, a, b) is not None for a, b in stretches):
+                    continue
+                at = min(a for a, _ in stretches)
+                if signal.exclude and signal.exclude.search(part):
+                    continue
+                if signal.require and not signal.require.search(self.text):
+                    continue
+                if signal.about == "subject" and not self.about_subject(number, at):
+                    continue
+                excerpt = _excerpt(text)
+                out = []
+                for claim, value in signal.sets:
+                    if signal.stronger and signal.stronger[1].search(self.text):
+                        value = signal.stronger[0]
+                    out.append(Candidate(claim, value, signal.id, excerpt, measured=True))
+                return out
+        return None
+
+    def _figures(self) -> list[Candidate]:
+        out = []
+        who = self.measurement[0]
+        for number, (sentence, _) in enumerate(self.analysed):
+            stated = None
+            for quantity in quantities(sentence.text):
+                if quantity.comparator:
+                    continue
+                if self.asserted(number, quantity.start) is not None:
+                    continue
+                if not self.about_subject(number, quantity.start):
+                    continue
+                metric = self._metric(sentence.text, quantity)
+                if metric is None:
+                    continue
+                if stated is None:
+                    stated = self.conditions_in(sentence.text, number)
+                conditions = {**self.measurement[2], **stated}
+                model = self.model_at(number, quantity.start)
+                measured = bool(who) or metric.disclosure
+                out.extend(
+                    self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
+                )
+        return out
+
+    def _metric(self, text: str, quantity: Quantity):
+        """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
+        anywhere in the sentence wins outright), else the only one with no cues."""
+        start = max(0, quantity.start - WINDOW_BEFORE)
+        after = text[quantity.end : quantity.end + WINDOW_AFTER]
+        after = re.split(r"[;；:：]", after, maxsplit=1)[
+            0
+        ]  # cues after a break are the next figure's
+        window = text[start : quantity.end] + after
+        near = text[max(0, quantity.start - 30) : quantity.end + 20]
+        best, best_distance = None, None
+        defaults = []
+        for metric in self.subject.metrics:
+            if metric.quantity != quantity.quantity:
+                continue
+            if (
+                (metric.exclude and metric.exclude.search(near))
+                or (metric.unless and metric.unless.search(text))
+                or (metric.needs and not metric.needs.search(text))
+            ):
+                continue
+            if metric.cues is None:
+                defaults.append(metric)
+                continue
+            if metric.wide and metric.cues.search(text):
+                return metric
+            distance = _nearest(metric.cues, window, quantity.start - start)
+            if distance is not None and (best_distance is None or distance < best_distance):
+                best, best_distance = metric, distance
+        return best or (defaults[0] if len(defaults) == 1 else None)
+
+    def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
+        refs = self.index.find(self.subject.id, metric, model)
+        if not refs:
+            return []
+        verdicts = [(ref, _mismatch(ref.conditions, conditions)) for ref in refs]
+        matching = [(ref, m) for ref, m in verdicts if not m]
+        ref, mismatch = (matching or verdicts)[0]
+        value = _in_unit(quantity, ref)
+        if value is None:
+            return []
+        return [
+            Candidate(
+                claim_id=ref.id,
+                value=value,
+                unit=ref.unit,
+                signal="figures",
+                excerpt=_excerpt(sentence.text),
+                measured=measured,
+                verification=self.level() if measured else "",
+                mismatch=mismatch,
+            )
+        ]
+
+    def _measured(self) -> list[Candidate]:
+        """What a new measurement of the subject says by itself: that it was re-tested, and
+        what its conditions imply (a long-context run, a run on the next stepping)."""
+        who, _, conditions = self.measurement
+        if not who:
+            return []
+        excerpt = _excerpt(self._measurement_sentence())
+        out = []
+        spec = self.subject.measurement
+        if who == "independent" and spec:
+            out.append(Candidate(spec.claim, self.level(), "independent-retest", excerpt))
+        for implication in self.subject.implies:
+            if all(_holds(conditions.get(k), wanted) for k, wanted in implication.when.items()):
+                out += [Candidate(c, v, "implied", excerpt) for c, v in implication.sets]
+        return out
+
+    def _measurement_sentence(self) -> str:
+        for number, (sentence, _) in enumerate(self.analysed):
+            verb = self.rules.verbs.search(sentence.text)
+            if verb and self.asserted(number, verb.start()) is None:
+                return sentence.text
+        return self.analysed[0][0].text if self.analysed else ""
+
+
+def _matches(signal: Signal, part: str):
+    """(start, end) of each way the signal is said in this clause: a pattern, or all its terms."""
+    for pattern in signal.patterns:
+        match = pattern.search(part)
+        if match:
+            yield [(match.start(), match.end())]
+    if signal.terms:
+        found = [term.search(part) for term in signal.terms]
+        if all(found):
+            # each term's own words must be asserted; a cue between them touches neither
+            yield [(match.start(), match.end()) for match in found]
+
+
+def _owned(owner: re.Pattern, text: str, at: int) -> bool:
+    """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队")?"""
+    before = text[max(0, at - 28) : at]
+    found = list(owner.finditer(before))
+    if not found:
+        return False
+    match = found[-1]
+    between = before[match.end() :]
+    return bool(
+        re.fullmatch(
+            r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
+        )
+    )
+
+
+def _holds(stated, wanted: tuple) -> bool:
+    if stated is None:
+        return False
+    if isinstance(stated, tuple):
+        return any(s in wanted for s in stated)
+    return stated in wanted
+
+
+def _merge(held: dict, stated: dict) -> dict:
+    """The run's conditions across sentences; a condition said two ways is not known."""
+    out = dict(held)
+    for key, value in stated.items():
+        if key in out and out[key] != value and key != "workload":
+            out[key] = None
+        elif key == "workload" and key in out and out[key]:
+            out[key] = tuple(sorted(set(out[key]) | set(value)))
+        else:
+            out[key] = value
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _mismatch(claim: dict, stated: dict) -> str:
+    """The conditions a figure states that differ from the claim's; "" when none does."""
+    differ = []
+    for key in ("isl", "osl"):
+        if key in claim and key in stated and abs(stated[key] - claim[key]) > claim[key] * 0.05:
+            differ.append(f"{key} {stated[key]:,} (claim: {claim[key]:,})")
+    kinds = stated.get("workload") or ()
+    if kinds and "isl" in claim:
+        differ.append(f"workload {', '.join(kinds)}")
+    for key, value in stated.items():
+        if key in ("isl", "osl", "workload") or key not in claim:
+            continue
+        if value != claim[key]:
+            differ.append(f"{key} {value} (claim: {claim[key]})")
+    return "; ".join(differ)
+
+
+def _in_unit(quantity: Quantity, ref: ClaimRef):
+    """The figure in the claim's unit; None when the quantities differ."""
+    unit = UNITS.get(ref.unit)
+    if quantity.quantity in ("ratio-range", "percent-range"):
+        return quantity.value if unit and unit[0] in ("ratio", "percent") else None
+    if unit is None or unit[0] != quantity.quantity:
+        return None
+    return round(quantity.value / unit[1], 6)
+
+
+def _nearest(pattern: re.Pattern, window: str, at: int) -> int | None:
+    distances = [min(abs(m.start() - at), abs(m.end() - at)) for m in pattern.finditer(window)]
+    return min(distances) if distances else None
+
+
+def _excerpt(text: str) -> str:
+    return " ".join(text.split())[:EXCERPT]
+
+
+PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
+RERUN = re.compile(
+    r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
+    re.I,
+)
+# "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
+RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
+# a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
+COMPARISON = re.compile(
+    r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
+    re.I,
+)
+PRONOUN_AGENT = re.compile(
+    r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b",
+    re.I,
+)
+INDEPENDENCE = re.compile(
+    r"\bno (?:ties|affiliation|relationship|connection)\b[^,;.]*|\bnot (?:affiliated|connected|associated|tied)\b[^,;.]*"
+    r"|与[^，,。]{1,16}?无(?:任何)?(?:关|关联|利益关系)",
+    re.I,
+)
+
+
+def _mask_independence(text: str) -> str:
+    """A clause without its "no ties to <owner>": naming the owner there says nothing of who ran it."""
+    return INDEPENDENCE.sub(lambda m: " " * len(m.group(0)), text)

@@ -1,0 +1,107 @@
+"""Assertion: is a stretch of a sentence stated as a fact, or negated, hypothetical, a question,
+a watch-list, retracted, an estimate, a rumour, a non-answer? A compact ConText (Harkema et al.,
+2009): each cue has a category, a direction and a scope that ends where its clause does. Pure."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from watchers.text import Sentence
+
+CUES = Path(__file__).parent / "cues.toml"
+SHORT_END = re.compile(r"[,，;；]")
+DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "item")
+
+
+@dataclass(frozen=True)
+class Cues:
+    by_direction: dict[str, list[tuple[str, re.Pattern]]]  # direction -> (category, pattern)
+    pseudo: re.Pattern | None
+
+
+@dataclass(frozen=True)
+class Scope:
+    start: int
+    end: int
+    category: str
+
+
+@cache
+def cues(path: Path = CUES) -> Cues:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    by_direction: dict[str, list[tuple[str, re.Pattern]]] = {d: [] for d in DIRECTIONS}
+    for cue in data["cue"]:
+        if cue["direction"] not in DIRECTIONS:
+            raise ValueError(
+                f"{path}: cue direction {cue['direction']!r} is not one of {DIRECTIONS}"
+            )
+        if cue["patterns"]:
+            pattern = re.compile("|".join(f"(?:{p})" for p in cue["patterns"]), re.I)
+            by_direction[cue["direction"]].append((cue["category"], pattern))
+    pseudo = data.get("pseudo", {}).get("patterns") or []
+    return Cues(
+        by_direction, re.compile("|".join(f"(?:{p})" for p in pseudo), re.I) if pseudo else None
+    )
+
+
+def _masked(text: str, pseudo: re.Pattern | None) -> str:
+    """The text with pseudo-triggers blanked out, offsets kept."""
+    if pseudo is None:
+        return text
+    return pseudo.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def scopes(
+    sentence: Sentence, table: Cues | None = None, whole: frozenset[str] = frozenset()
+) -> list[Scope]:
+    """Every stretch of the sentence some cue takes out of plain assertion (`whole`: the
+    categories the item's own cues give every sentence, see item_scopes)."""
+    table = table or cues()
+    text = _masked(sentence.text, table.pseudo)
+    out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
+    for category, pattern in table.by_direction["sentence"] + table.by_direction["item"]:
+        if pattern.search(text):
+            out.append(Scope(0, len(text), category))
+    for direction, pieces in (
+        ("forward", sentence.spans),
+        ("short", sentence.spans),
+        ("backward", sentence.spans),
+        ("clause", sentence.clauses),
+    ):
+        for piece in pieces:
+            part = text[piece.start : piece.end]
+            for category, pattern in table.by_direction[direction]:
+                for match in pattern.finditer(part):
+                    start, end = piece.start + match.start(), piece.start + match.end()
+                    if direction == "forward":
+                        out.append(Scope(start, piece.end, category))
+                    elif direction == "short":  # to the next comma, not past "、"
+                        stop = SHORT_END.search(text, end, piece.end)
+                        out.append(Scope(start, stop.start() if stop else piece.end, category))
+                    elif direction == "backward":
+                        out.append(Scope(piece.start, end, category))
+                    else:
+                        out.append(Scope(piece.start, piece.end, category))
+    return out
+
+
+def status(found: list[Scope], start: int, end: int | None = None) -> str | None:
+    """The first category whose scope covers the stretch [start, end); None: asserted."""
+    end = start + 1 if end is None else end
+    for scope in found:
+        if scope.start < end and start < scope.end:
+            return scope.category
+    return None
+
+
+def item_scopes(text: str, table: Cues | None = None) -> frozenset[str]:
+    """Categories whose cues mark a whole item (a title such as "Correction:" or "Rumour:")."""
+    table = table or cues()
+    masked = _masked(text, table.pseudo)
+    return frozenset(
+        category for category, pattern in table.by_direction["item"] if pattern.search(masked)
+    )

@@ -1,0 +1,165 @@
+"""Numbers with units in prose, in English and Chinese: `79.8 million tokens per second per
+megawatt`, `8.54万 tokens/s/kW`, `0.74 毫秒`, `1.5–1.9×`, `78 %`. Each becomes a value in the
+canonical unit of its quantity; which claim it measures is for the story's data to say. Pure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# canonical unit of each quantity, and how a claim's unit relates to it
+UNITS = {
+    "tok/s/kW": ("throughput-per-power", 1.0),
+    "tok/s/user": ("throughput-per-user", 1.0),
+    "s": ("time", 1.0),
+    "ms": ("time", 1e-3),
+    "×": ("ratio", 1.0),
+    "× lower": ("ratio", 1.0),
+    "%": ("percent", 1.0),
+    "W": ("power", 1.0),
+    "PFLOPS": ("compute", 1.0),
+    "months": ("months", 1.0),
+}
+
+NUMBER = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:(?<!\d,)|(?!\d{3}(?![\d.])))(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<m>million|mn|billion|bn|thousand|k(?![a-z])|m(?=\s*tok)|M(?![a-zA-Z])|万|亿|千(?!瓦)|百万))?",
+    re.I,
+)
+MULTIPLIER = {
+    "k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "百万": 1e6,
+    "billion": 1e9, "bn": 1e9, "万": 1e4, "亿": 1e8,
+}  # fmt: skip
+DASH = r"\s*(?:–|-|—|~|〜|to|至|到)\s*"
+RANGE = re.compile(
+    rf"(?<![A-Za-z0-9_.])(?:(?<!\d,)|(?!\d{3}(?![\d.])))(?P<lo>\d+(?:\.\d+)?)\s*(?:[x×倍%])?{DASH}(?P<hi>\d+(?:\.\d+)?)\s*(?P<u>x\b|×|倍|times\b|%|percent)",
+    re.I,
+)
+TOKENS = r"(?:mixed\s+|output\s+|混合\s*)?(?:tok(?:en)?s?|个?\s*token|个?\s*tokens)"
+PER_SECOND = (
+    r"(?:\s*/\s*s(?:ec)?\b|\s*(?:per|a|each|every)\s+second|\s*/\s*秒|每秒|\s*per\s*sec\b|/s)"
+)
+PER_KW = r"(?:\s*/\s*kw\b|\s*(?:per|a|each|every)\s+(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
+PER_MW = r"(?:\s*/\s*mw\b|\s*(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦)"
+PER_W = r"(?:\s*/\s*w\b|\s*(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
+PER_J = r"(?:\s*/\s*j\b|\s*(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
+PER_USER = (
+    r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
+)
+THROUGHPUT = rf"{TOKENS}(?:\s+generated)?{PER_SECOND}?"
+# units directly after a number, most specific first: (quantity, factor to canonical, pattern)
+AFTER = [
+    ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
+    ("throughput-per-power", 1e-3, re.compile(rf"^\s*{THROUGHPUT}?{PER_MW}", re.I)),
+    ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
+    ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
+    ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}{PER_SECOND}", re.I)),
+    ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b)", re.I)),
+    ("time", 1e-6, re.compile(r"^\s*(?:µs|μs|us|microseconds?|微秒)(?![a-z])", re.I)),
+    ("time", 1e-3, re.compile(r"^\s*(?:ms|millisec(?:ond)?s?|毫秒)(?![a-z])", re.I)),
+    ("time", 1.0, re.compile(r"^\s*(?:s|secs?|seconds?|秒)(?![a-z/]|钟内)", re.I)),
+    ("ratio", 1.0, re.compile(r"^\s*(?:x\b|×|倍|times\b|-fold)", re.I)),
+    ("percent", 1.0, re.compile(r"^\s*(?:%|percent\b|per cent\b|个百分点)", re.I)),
+    ("compute", 1.0, re.compile(r"^\s*(?:pflops|pflop/s|petaflops)\b", re.I)),
+    ("power", 1e3, re.compile(r"^\s*(?:kw|kilowatts?|千瓦)(?![a-z/])", re.I)),
+    ("power", 1.0, re.compile(r"^\s*(?:w|watts?|瓦)(?![a-z/])", re.I)),
+    ("months", 1.0, re.compile(r"^\s*(?:months?|个月)", re.I)),
+]
+# a per-power or per-user denominator said before the number (每千瓦可以处理约1.23万 tokens/s)
+BEFORE = [
+    ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
+    ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
+    ("throughput-per-user", 1.0, re.compile(r"per[- ]user|single[- ](?:user|stream)|每(?:个)?用户|单用户|单流|per stream", re.I)),
+]  # fmt: skip
+PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
+COMPARATOR_BEFORE = re.compile(
+    r"(?:vs\.?|versus|对|比|against|compared (?:with|to)|relative to|from|从|由|than|instead of)\s*(?:the\s+)?(?:\w+'s\s+)?$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    start: int  # offsets in the sentence
+    end: int
+    value: float | list[float]  # in the quantity's canonical unit
+    quantity: str  # throughput-per-power, throughput-per-user, time, ratio, ratio-range, ...
+    comparator: bool  # the second figure of a pair, or after "vs", "from", "against"
+
+
+def to_number(digits: str, multiplier: str | None) -> float:
+    value = float(digits.replace(",", ""))
+    if multiplier:
+        value *= MULTIPLIER.get(multiplier if multiplier in MULTIPLIER else multiplier.lower(), 1)
+    return value
+
+
+def quantities(sentence: str) -> list[Quantity]:
+    """Every number with a unit in the sentence, ranges first (their ends are not numbers alone)."""
+    out: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+    for match in RANGE.finditer(sentence):
+        lo, hi = float(match.group("lo")), float(match.group("hi"))
+        unit = match.group("u").lower()
+        if lo <= hi:
+            kind = "percent-range" if unit in ("%", "percent") else "ratio-range"
+            before = sentence[max(0, match.start() - 16) : match.start()]
+            out.append(
+                Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
+            )
+            taken.append((match.start(), match.end()))
+    for match in NUMBER.finditer(sentence):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        found = _unit(sentence, match)
+        if found is None:
+            continue
+        quantity, factor, end = found
+        value = to_number(match.group("n"), match.group("m")) * factor
+        out.append(
+            Quantity(match.start(), end, round(value, 9), quantity, _comparator(sentence, match))
+        )
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
+    after = sentence[match.end() :]
+    for quantity, factor, pattern in AFTER:
+        unit = pattern.match(after)
+        if unit:
+            if quantity == "throughput":
+                return _denominator_before(sentence, match, match.end() + unit.end())
+            return quantity, factor, match.end() + unit.end()
+    pair = PAIR.match(after)
+    if pair:  # "8.54万对4.5万 tokens/s/kW": the unit follows the second number
+        second = NUMBER.match(after, pair.end())
+        if second:
+            for quantity, factor, pattern in AFTER:
+                if pattern.match(after[second.end() :]):
+                    if quantity == "throughput":
+                        return _denominator_before(sentence, match, match.end())
+                    return quantity, factor, match.end()
+    return None
+
+
+def _denominator_before(sentence: str, match: re.Match, end: int):
+    """Tokens per second with its denominator said before the number, or none at all."""
+    lead = sentence[max(0, match.start() - 40) : match.start()]
+    found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(lead)]
+    if not found:
+        return "throughput", 1.0, end
+    _, quantity, factor = max(found)
+    return quantity, factor, end
+
+
+def _comparator(sentence: str, match: re.Match) -> bool:
+    before = sentence[max(0, match.start() - 24) : match.start()]
+    if _after_comparator(before):
+        return True
+    # the second of a pair: "1,459 对 535", "700 vs 169"
+    return bool(re.search(r"\d[\d,.]*\s*(?:万|k|m)?\s*(?:vs\.?|versus|对|比)\s*$", before, re.I))
+
+
+def _after_comparator(before: str) -> bool:
+    return bool(COMPARATOR_BEFORE.search(before[-20:]))

@@ -1,0 +1,326 @@
+"""A story's vocabulary, read from the signal files beside its ledger: how writing names the
+subject, the other devices, the models, the metrics and the conditions of a figure, and which
+phrases move which claims. The engine is generic; everything it knows of a story is here."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from watchers.context import CUES
+
+SUBJECT_KEYS = {
+    "id", "names", "direct", "context", "owner", "others", "not_context", "hardware",
+    "hardware_claim", "agentic_claims",
+}  # fmt: skip
+SIGNAL_KEYS = {
+    "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
+    "value_from",
+}  # fmt: skip
+TOP_KEYS = {"subject", "models", "metrics", "conditions", "measurement", "implies", "signals"}
+
+
+class VocabularyError(ValueError):
+    """A malformed signal file; the message names the file and the key."""
+
+
+def _any(patterns: list[str] | None, where: str) -> re.Pattern | None:
+    if not patterns:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+    except re.error as exc:
+        raise VocabularyError(f"{where}: bad pattern: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str
+    names: re.Pattern
+    keys: dict[str, tuple[str, ...]]  # e.g. {"inferencex": ("gptoss120b",)}
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    quantity: str
+    cues: re.Pattern | None  # words that must be near the figure; none: the quantity's default
+    exclude: re.Pattern | None  # words that rule the metric out near the figure
+    disclosure: bool  # a figure stated as fact counts (a yield), no new measurement needed
+    unless: re.Pattern | None = None  # words that rule it out anywhere in the sentence
+    wide: bool = False  # its cues may stand anywhere in the sentence ("at 169 tok/s per user, …")
+    needs: re.Pattern | None = None  # words the sentence must hold (a B0 gain names B0)
+
+
+@dataclass(frozen=True)
+class Signal:
+    id: str
+    sets: tuple[tuple[str, str], ...]  # (claim, value)
+    patterns: tuple[re.Pattern, ...]
+    exclude: re.Pattern | None
+    require: re.Pattern | None
+    stronger: tuple[str, re.Pattern] | None
+    about: str  # "subject": the clause must be about the subject; "any": a comparison of two
+    terms: tuple[re.Pattern, ...] = ()  # every one must match in one clause, in any order
+
+
+@dataclass(frozen=True)
+class Implication:
+    """A new measurement of the subject under these conditions also moves these claims."""
+
+    when: dict[str, tuple]
+    sets: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    claim: str
+    partial: str
+    full: str
+    owner_level: str
+    full_cues: re.Pattern | None
+    spot_check: re.Pattern | None
+
+
+@dataclass
+class Subject:
+    id: str
+    names: re.Pattern | None = None
+    direct: re.Pattern | None = None
+    context: re.Pattern | None = None
+    not_context: re.Pattern | None = None
+    owner: re.Pattern | None = None
+    others: re.Pattern | None = None
+    models: list[Model] = field(default_factory=list)
+    metrics: list[Metric] = field(default_factory=list)
+    conditions: dict[str, list[tuple[object, re.Pattern]]] = field(default_factory=dict)
+    measurement: Measurement | None = None
+    implies: list[Implication] = field(default_factory=list)
+    signals: list[Signal] = field(default_factory=list)
+    hardware: re.Pattern | None = None  # benchmark hardware keys that are this subject
+    hardware_claim: str = ""  # the claim its first listing in benchmark results moves
+    agentic_claims: tuple[tuple[str, str], ...] = ()  # what its agentic benchmark rows move
+
+    def mentions(self, text: str) -> bool:
+        return bool(
+            (self.names and self.names.search(text)) or (self.direct and self.direct.search(text))
+        )
+
+    def relevant(self, text: str) -> bool:
+        """About this subject: named with context (a chip, not the pepper), or named outright."""
+        if self.direct and self.direct.search(text):
+            return True
+        if self.names is None:
+            return True  # a subject known only by its signals: the patterns decide
+        if not self.names.search(text):
+            return False
+        if self.not_context is not None and self.not_context.search(text):
+            # something else of that name (a pepper, a software library, a brand): only an item
+            # that also names the owner is about the subject
+            return bool(self.owner and self.owner.search(text))
+        if self.context is None:
+            return True
+        return bool(self.context.search(text))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every subject's vocabulary, and the generic measurement cues."""
+
+    subjects: tuple[Subject, ...]
+    independent: re.Pattern  # an independent party
+    verbs: re.Pattern  # measuring
+    new_run: re.Pattern  # new results
+    first_person: re.Pattern  # we ran it ourselves
+
+    @property
+    def signals(self) -> tuple[Signal, ...]:
+        return tuple(s for subject in self.subjects for s in subject.signals)
+
+
+def _signal(raw: dict, where: str) -> Signal:
+    if (
+        not isinstance(raw, dict)
+        or not {"id", "patterns"} <= set(raw)
+        or not {
+            "claim",
+            "claims",
+        }
+        & set(raw)
+    ):
+        raise VocabularyError(f"{where}: needs id, patterns and claim (or claims)")
+    unknown = set(raw) - SIGNAL_KEYS
+    if unknown:
+        raise VocabularyError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+    if "claims" in raw:
+        sets = tuple((s["claim"], s.get("value", "")) for s in raw["claims"])
+    else:
+        sets = ((raw["claim"], raw.get("value", "")),)
+    if not raw.get("patterns") and not raw.get("terms"):
+        raise VocabularyError(f"{where}: a signal needs patterns or terms")
+    terms = tuple(_any(group, f"{where}: terms") for group in raw.get("terms", []))
+    patterns = []
+    for pattern in raw.get("patterns", []):
+        try:
+            patterns.append(re.compile(pattern, re.I))
+        except re.error as exc:
+            raise VocabularyError(f"{where}: bad pattern {pattern!r}: {exc}") from None
+    stronger = raw.get("stronger")
+    about = raw.get("about", "subject")
+    if about not in ("subject", "any"):
+        raise VocabularyError(f"{where}: about must be 'subject' or 'any'")
+    return Signal(
+        id=raw["id"],
+        sets=sets,
+        patterns=tuple(patterns),
+        exclude=_any(raw.get("exclude"), where),
+        require=_any(raw.get("require"), where),
+        stronger=(stronger["value"], _any(stronger["patterns"], where)) if stronger else None,
+        about=about,
+        terms=terms,
+    )
+
+
+def _subject(data: dict, where: str) -> Subject:
+    raw = data.get("subject", {})
+    unknown = set(raw) - SUBJECT_KEYS
+    if unknown:
+        raise VocabularyError(f"{where}: [subject]: unknown key {sorted(unknown)[0]!r}")
+    subject = Subject(
+        id=raw.get("id", ""),
+        names=_any(raw.get("names"), f"{where}: subject.names"),
+        direct=_any(raw.get("direct"), f"{where}: subject.direct"),
+        context=_any(raw.get("context"), f"{where}: subject.context"),
+        not_context=_any(raw.get("not_context"), f"{where}: subject.not_context"),
+        owner=_any(raw.get("owner"), f"{where}: subject.owner"),
+        others=_any(raw.get("others"), f"{where}: subject.others"),
+        hardware=_any(raw.get("hardware"), f"{where}: subject.hardware"),
+        hardware_claim=raw.get("hardware_claim", ""),
+        agentic_claims=tuple((c["claim"], c["value"]) for c in raw.get("agentic_claims", [])),
+    )
+    for model_id, spec in data.get("models", {}).items():
+        keys = {k: tuple(v) for k, v in spec.items() if k != "names"}
+        subject.models.append(
+            Model(model_id, _any(spec["names"], f"{where}: models.{model_id}"), keys)
+        )
+    for metric_id, spec in data.get("metrics", {}).items():
+        subject.metrics.append(
+            Metric(
+                id=metric_id,
+                quantity=spec["quantity"],
+                cues=_any(spec.get("cues"), f"{where}: metrics.{metric_id}.cues"),
+                exclude=_any(spec.get("exclude"), f"{where}: metrics.{metric_id}.exclude"),
+                disclosure=bool(spec.get("disclosure", False)),
+                unless=_any(spec.get("unless"), f"{where}: metrics.{metric_id}.unless"),
+                wide=spec.get("cues_in", "near") == "sentence",
+                needs=_any(spec.get("needs"), f"{where}: metrics.{metric_id}.needs"),
+            )
+        )
+    for name, values in data.get("conditions", {}).items():
+        subject.conditions[name] = [
+            (_condition_value(value), _any(patterns, f"{where}: conditions.{name}.{value}"))
+            for value, patterns in values.items()
+        ]
+    measurement = data.get("measurement")
+    if measurement:
+        subject.measurement = Measurement(
+            claim=measurement["claim"],
+            partial=measurement["partial"],
+            full=measurement["full"],
+            owner_level=measurement.get("owner_level", "self-reported"),
+            full_cues=_any(measurement.get("full_cues"), f"{where}: measurement.full_cues"),
+            spot_check=_any(measurement.get("spot_check"), f"{where}: measurement.spot_check"),
+        )
+    for index, raw_implies in enumerate(data.get("implies", [])):
+        when = {
+            k: tuple(v) if isinstance(v, list) else (v,) for k, v in raw_implies["when"].items()
+        }
+        sets = tuple((s["claim"], s["value"]) for s in raw_implies["claims"])
+        if not sets:
+            raise VocabularyError(f"{where}: implies[{index}]: no claims")
+        subject.implies.append(Implication(when, sets))
+    for index, raw_signal in enumerate(data.get("signals", [])):
+        name = f"signal {raw_signal['id']}" if raw_signal.get("id") else f"signals[{index}]"
+        subject.signals.append(_signal(raw_signal, f"{where}: {name}"))
+    return subject
+
+
+def _condition_value(text: str):
+    return {"true": True, "false": False}.get(text, text)
+
+
+def read(path: str | Path) -> dict:
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise VocabularyError(f"{path}: cannot read signals: {exc}") from None
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise VocabularyError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}")
+    return data
+
+
+@cache
+def rules(paths: tuple[str, ...] = ()) -> Rules:
+    """The subjects of these signal files; a file without [subject] adds its signals to the
+    subject its claims belong to (or makes one known only by its signals)."""
+    subjects: dict[str, Subject] = {}
+    for path in paths:
+        data = read(path)
+        subject = _subject(data, str(path))
+        key = subject.id or _claims_subject(subject) or str(path)
+        if key in subjects and not data.get("subject"):
+            subjects[key].signals.extend(subject.signals)
+            subjects[key].implies.extend(subject.implies)
+        else:
+            subject.id = key
+            subjects[key] = subject
+    generic = tomllib.loads(CUES.read_text(encoding="utf-8"))["measurement"]
+    return Rules(
+        subjects=tuple(subjects.values()),
+        independent=_any(generic["independent"], "cues.toml: measurement.independent"),
+        verbs=_any(generic["verbs"], "cues.toml: measurement.verbs"),
+        new_run=_any(generic["new_run"], "cues.toml: measurement.new_run"),
+        first_person=_any(generic["first_person"], "cues.toml: measurement.first_person"),
+    )
+
+
+def _claims_subject(subject: Subject) -> str:
+    claims = {claim for s in subject.signals for claim, _ in s.sets}
+    subjects = {claim.split(".", 1)[0] for claim in claims}
+    return subjects.pop() if len(subjects) == 1 else ""
+
+
+# ---------------------------------------------------------------- claims by their conditions
+
+
+@dataclass(frozen=True)
+class ClaimRef:
+    id: str
+    unit: str
+    conditions: dict
+
+
+class ClaimIndex:
+    """Claims that measure something: by (subject, metric, model), with their conditions."""
+
+    def __init__(self, specs: dict[str, dict]):
+        self.by_metric: dict[tuple[str, str, str], list[ClaimRef]] = {}
+        for claim_id, spec in specs.items():
+            conditions = spec.get("conditions") or {}
+            metric = conditions.get("metric")
+            if not metric or spec.get("kind") not in ("number", "range"):
+                continue
+            key = (claim_id.split(".", 1)[0], metric, conditions.get("model", ""))
+            ref = ClaimRef(claim_id, spec.get("unit", ""), conditions)
+            self.by_metric.setdefault(key, []).append(ref)
+
+    def find(self, subject: str, metric: str, model: str | None) -> list[ClaimRef]:
+        found = self.by_metric.get((subject, metric, model or ""), [])
+        return found or self.by_metric.get((subject, metric, ""), [])
+
+    def metrics(self, subject: str) -> set[str]:
+        return {metric for s, metric, _ in self.by_metric if s == subject}
