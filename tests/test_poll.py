@@ -362,22 +362,54 @@ def test_watchers_command_shows_health(server, runner, tmp_path, sqlite_url):
 
 
 def test_a_user_signal_without_code(server, make_settings, tmp_path):
+    """extra_signals add phrases to a built-in subject's vocabulary."""
     signals = tmp_path / "mine.toml"
     signals.write_text(
-        '[[signals]]\nid = "gen2-taped-out"\nclaim = "jalapeno.gen2.tapeout"\nvalue = "taped out"\n'
-        "patterns = ['second[- ]generation\\s+(?:\\w+\\s+){0,3}taped out', '第二代.{0,8}(?:已)?流片']\n",
+        '[[signals]]\nid = "speculative-switch"\nclaim = "jalapeno.mtp"\nvalue = "enabled"\n'
+        "patterns = ['flips? the speculative switch']\n",
         encoding="utf-8",
     )
-    body = b"""<rss version="2.0"><channel><title>T</title><item><guid>g1</guid><title>OpenAI's second-generation Jalapeno chip has taped out at TSMC</title></item></channel></rss>"""
+    body = b"""<rss version="2.0"><channel><title>T</title><item><guid>g1</guid><title>OpenAI flips the speculative switch on its Jalapeno inference chip</title></item></channel></rss>"""
     server.expect_request("/f").respond_with_data(body, content_type="application/xml")
     settings = make_settings(
         [{"name": "f", "kind": "feed", "url": server.url_for("/f")}], extra_signals=[str(signals)]
     )
     p, engine = poller(settings)
     assert p.poll("f").changes == 1
-    assert [
-        json.loads(o.value) for o in observations(engine, claim_id="jalapeno.gen2.tapeout")
-    ] == ["taped out"]
+    assert [json.loads(o.value) for o in observations(engine, claim_id="jalapeno.mtp")] == [
+        "enabled"
+    ]
+
+
+def test_a_user_ledger_with_its_own_signals_fires(server, make_settings, tmp_path):
+    """A subject the engine has never heard of: a ledger and a signal file, no code."""
+    ledger = tmp_path / "acme.toml"
+    ledger.write_text(
+        '[[claims]]\nid = "acme.launch"\ntitle = "Acme widget launch"\nkind = "status"\n'
+        'value = "announced"\nladder = ["announced", "launched"]\nverification = "press release"\n'
+        'sources = [{ publisher = "Acme", url = "https://acme.example/news", quote = "coming soon" }]\n',
+        encoding="utf-8",
+    )
+    signals = tmp_path / "acme-signals.toml"
+    signals.write_text(
+        '[subject]\nid = "acme"\nnames = [\'\\bacme\\b\']\n\n[[signals]]\nid = "acme-launched"\n'
+        "claim = \"acme.launch\"\nvalue = \"launched\"\npatterns = ['widget (?:has )?launched', 'launched (?:its |the )?widget']\n",
+        encoding="utf-8",
+    )
+    body = b"""<rss version="2.0"><channel><title>T</title>
+      <item><guid>a1</guid><title>Acme widget launched today</title></item>
+      <item><guid>a2</guid><title>Will the Acme widget launch next year?</title></item>
+    </channel></rss>"""
+    server.expect_request("/acme").respond_with_data(body, content_type="application/xml")
+    settings = make_settings(
+        [{"name": "acme", "kind": "feed", "url": server.url_for("/acme")}],
+        claims=[str(ledger)],
+        extra_signals=[str(signals)],
+    )
+    p, engine = poller(settings)
+    assert p.poll("acme").changes == 1
+    got = observations(engine, claim_id="acme.launch")
+    assert [(json.loads(o.value), o.changed) for o in got] == [("launched", True)]
 
 
 def test_a_broken_user_signal_is_a_config_error(make_settings, tmp_path):

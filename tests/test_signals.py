@@ -1,0 +1,80 @@
+"""Signal extraction measured end to end: the seed articles change nothing, a second ledger and a
+user's own ledger fire through a real poll, and the labelled corpus holds its precision."""
+
+import json
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pytest
+
+from db.ledger import load_ledger
+from tests.test_poll import observations, poller
+from watchers.corpus import load, predict, score, tally
+from watchers.extract import rules
+
+ROOT = Path(__file__).parent.parent
+SEEDS = sorted((ROOT / "tests" / "data" / "seeds").glob("*.txt"))
+
+
+def feed(items: list[tuple[str, str]]) -> bytes:
+    entries = "".join(
+        f"<item><guid>g{n}</guid><title>{escape(title)}</title><description>{escape(text)}</description></item>"
+        for n, (title, text) in enumerate(items)
+    )
+    return f'<rss version="2.0"><channel><title>T</title>{entries}</channel></rss>'.encode()
+
+
+def test_the_seed_articles_polled_as_a_feed_change_nothing(server, make_settings):
+    assert len(SEEDS) == 4
+    items = []
+    for path in SEEDS:
+        title, _, body = path.read_text(encoding="utf-8").partition("\n")
+        items.append((title.strip(), body))
+    server.expect_request("/seeds").respond_with_data(
+        feed(items), content_type="application/rss+xml"
+    )
+    p, engine = poller(
+        make_settings([{"name": "seeds", "kind": "feed", "url": server.url_for("/seeds")}])
+    )
+    report = p.poll("seeds")
+    assert report.outcome == "ok" and report.items == 4
+    assert report.changes == 0
+    assert not [o for o in observations(engine) if o.changed]
+
+
+def test_the_second_ledger_fires_through_a_poll(server, make_settings):
+    items = [
+        (
+            "Nvidia: a gigawatt of Vera Rubin systems is now online",
+            "Nvidia said on Wednesday that more than a gigawatt of Vera Rubin capacity is operating at customer sites.",
+        ),
+        (
+            "Will Rubin reach volume production this quarter?",
+            "Analysts wonder whether Nvidia's Rubin GPUs can ship in volume.",
+        ),
+    ]
+    server.expect_request("/nv").respond_with_data(feed(items), content_type="application/rss+xml")
+    settings = make_settings(
+        [{"name": "nv", "kind": "feed", "url": server.url_for("/nv")}], claims=["jalapeno", "rubin"]
+    )
+    p, engine = poller(settings)
+    assert p.poll("nv").changes == 1
+    first_gw = observations(engine, claim_id="nvidia.rubin.first-gw")
+    assert [(json.loads(o.value), o.changed) for o in first_gw] == [("met", True)]
+    assert not observations(engine, claim_id="rubin.volume-production")
+
+
+@pytest.mark.parametrize(
+    ("name", "precision", "recall"),
+    [("dev", 0.95, 0.8), ("holdout", 0.9, 0.6), ("fresh", 0.88, 0.65)],
+)
+def test_the_labelled_corpus_holds(name, precision, recall):
+    """Figures bench/signals.py prints; a change that costs precision or recall fails here."""
+    specs = {c.id: c.spec for ledger in ("jalapeno", "rubin") for c in load_ledger(ledger).claims}
+    items = load(ROOT / "tests" / "corpus" / f"{name}.toml", ROOT)
+    outcomes = [score(i, predict(i.item, specs, rules())) for i in items]
+    overall = tally(outcomes)["all"]
+    assert overall.precision >= precision, f"{name}: precision {overall.precision:.3f}"
+    assert overall.recall >= recall, f"{name}: recall {overall.recall:.3f}"
+    seeds = [o for o in outcomes if o.item.style == "seed"]
+    assert not any(o.predicted for o in seeds)
