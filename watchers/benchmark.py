@@ -1,10 +1,14 @@
-"""`benchmark`: InferenceX API results. New hardware, Jalapeño rows and AgentX rows become observations."""
+"""`benchmark`: InferenceX API results. New hardware, rows of a tracked subject's hardware and its
+AgentX rows become observations. Which hardware keys name a subject, which InferenceX model keys
+are which tracked model, and which claim a figure lands on all come from the ledgers' data
+(`[subject] hardware`, `[models.*] inferencex`, each claim's `conditions`); nothing here names a
+chip, a model or a claim."""
 
 from __future__ import annotations
 
 import json
 import operator
-import re
+from dataclasses import dataclass
 
 from watchers.base import (
     Candidate,
@@ -16,11 +20,11 @@ from watchers.base import (
     PollContext,
     Watcher,
 )
-from watchers.figures import MODELS
+from watchers.quantities import UNITS
+from watchers.vocabulary import ClaimIndex, Subject
 
-JALAPENO_HW = re.compile(r"jalape|openai|\boai\b", re.I)
 HARDWARE_CLAIM = "inferencex.hardware"
-LISTING_CLAIM = "jalapeno.inferencex"
+SOURCE = "inferencex"  # the model-key table this watcher reads in the signal files
 METRICS = (
     "tput_per_gpu",
     "output_tput_per_gpu",
@@ -30,6 +34,37 @@ METRICS = (
     "median_intvty",
     "avg_power_w",
 )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a row's metrics become a figure of one ledger metric, in that metric's base unit."""
+
+    metric: str
+    better: object  # operator.gt: higher is better; operator.lt: lower is better
+    unit: str  # what `value` returns
+
+
+def _per_kw(m: dict) -> float | None:
+    if m.get("tput_per_gpu") and m.get("avg_power_w"):
+        return m["tput_per_gpu"] / (m["avg_power_w"] / 1000)
+    return None
+
+
+READINGS = {
+    Reading("tokens-per-kw", operator.gt, "tok/s/kW"): _per_kw,
+    Reading("tokens-per-user", operator.gt, "tok/s/user"): lambda m: m.get("median_intvty"),
+    Reading("e2e-latency", operator.lt, "s"): lambda m: m.get("median_e2el"),
+    Reading("tbt", operator.lt, "s"): lambda m: m.get("median_tpot"),  # the API gives seconds
+}
+
+
+def _scale(unit: str, wanted: str) -> float | None:
+    """The factor from one unit to another of the same quantity (s → ms: 1000); None: unlike."""
+    have, want = UNITS.get(unit), UNITS.get(wanted)
+    if have is None or want is None or have[0] != want[0]:
+        return None
+    return have[1] / want[1]
 
 
 def _rows(data) -> list[dict]:
@@ -43,19 +78,15 @@ def _rows(data) -> list[dict]:
     raise ParseError("InferenceX response is neither a list nor an object")
 
 
-def _model(name: str) -> str | None:
-    for model, pattern in MODELS.items():
-        if pattern.search(name or ""):
-            return model
+def _num(value) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = float(value)
+        return value if value == value and abs(value) != float("inf") and value >= 0 else None
     return None
 
 
-def _num(value) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def parse_inferencex(body: bytes) -> dict:
-    """The parts of the response that matter: the hardware keys and every Jalapeño row."""
+    """The parts of the response that matter: the hardware keys and every row, reduced."""
     try:
         rows = _rows(json.loads(body))
     except ValueError:
@@ -63,12 +94,10 @@ def parse_inferencex(body: bytes) -> dict:
     rows = [r for r in rows if isinstance(r, dict) and r.get("hardware")]
     if not rows:
         raise LayoutChanged("InferenceX response holds no benchmark rows")
-    jalapeno = []
+    reduced = []
     for row in rows:
-        if not JALAPENO_HW.search(str(row["hardware"])):
-            continue
-        metrics = row.get("metrics") or {}
-        jalapeno.append(
+        metrics = row.get("metrics") if isinstance(row.get("metrics"), dict) else {}
+        reduced.append(
             {
                 "hardware": str(row["hardware"]),
                 "model": str(row.get("model", "")),
@@ -82,43 +111,49 @@ def parse_inferencex(body: bytes) -> dict:
                 "metrics": {k: _num(metrics.get(k)) for k in METRICS},
             }
         )
-    jalapeno.sort(key=lambda r: json.dumps(r, sort_keys=True, default=str))
-    return {"hardware": sorted({str(r["hardware"]) for r in rows}), "jalapeno": jalapeno}
+    reduced.sort(key=lambda r: json.dumps(r, sort_keys=True, default=str))
+    return {"hardware": sorted({r["hardware"] for r in reduced}), "rows": reduced}
 
 
-def figures(rows: list[dict]) -> dict[str, float]:
-    """Per claim, the best Jalapeño figure at 8k/1k: peak tok/s/kW and tok/s/user, lowest latencies."""
-    best: dict[str, float] = {}
+def subject_of(hardware: str, subjects) -> Subject | None:
+    """The tracked subject whose `hardware` patterns name this key, if any."""
+    for subject in subjects:
+        if subject.hardware is not None and subject.hardware.search(hardware):
+            return subject
+    return None
 
-    def keep(claim: str, value: float | None, better) -> None:
-        if value is not None and (claim not in best or better(value, best[claim])):
-            best[claim] = round(value, 4)
 
+def model_of(key: str, subject: Subject) -> str | None:
+    """The tracked model whose InferenceX keys hold this database key exactly; None: untracked."""
+    for model in subject.models:
+        if key in model.keys.get(SOURCE, ()):
+            return model.id
+    return None
+
+
+def figures(rows: list[dict], subject: Subject, index: ClaimIndex) -> dict[str, tuple[float, str]]:
+    """Per claim, the best figure of the subject's rows at exactly the claim's conditions."""
+    best: dict[str, tuple[float, str]] = {}
     for row in rows:
-        model = _model(row["model"])
-        if row["agentic"] or model is None or (row["isl"], row["osl"]) != (8192, 1024):
+        model = model_of(row["model"], subject)
+        if row["agentic"] or model is None:
             continue
-        m = row["metrics"]
-        if m["tput_per_gpu"] and m["avg_power_w"]:
-            keep(
-                f"jalapeno.tokens-per-kw.{model}",
-                m["tput_per_gpu"] / (m["avg_power_w"] / 1000),
-                operator.gt,
-            )
-        keep(f"jalapeno.tokens-per-user.{model}", m["median_intvty"], operator.gt)
-        keep(f"jalapeno.e2e-latency.{model}", m["median_e2el"], operator.lt)
-        tpot = m["median_tpot"]
-        if tpot is not None:  # the API gives seconds; the ledger has milliseconds
-            keep(f"jalapeno.tbt.{model}", tpot * 1000 if tpot < 1 else tpot, operator.lt)
+        for reading, value_of in READINGS.items():
+            value = value_of(row["metrics"])
+            if value is None:
+                continue
+            for ref in index.find(subject.id, reading.metric, model):
+                wanted = (ref.conditions.get("isl"), ref.conditions.get("osl"))
+                if ref.conditions.get("model") != model or wanted != (row["isl"], row["osl"]):
+                    continue
+                scale = _scale(reading.unit, ref.unit)
+                if scale is None:
+                    continue
+                scaled = round(value * scale, 4)
+                held = best.get(ref.id)
+                if held is None or reading.better(scaled, held[0]):
+                    best[ref.id] = (scaled, ref.unit)
     return best
-
-
-UNITS = {
-    "tokens-per-kw": "tok/s/kW",
-    "tokens-per-user": "tok/s/user",
-    "e2e-latency": "s",
-    "tbt": "ms",
-}
 
 
 class BenchmarkWatcher(Watcher, kind="benchmark"):
@@ -143,61 +178,68 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
         )
 
     def extract(self, item: ParsedItem, context: PollContext) -> list[Candidate]:
+        from watchers.extract import claim_index, rules
+
+        subjects = (context.rules or rules()).subjects
         data = item.data
+        out = self._hardware(data["hardware"], subjects, context.claims)
+        index = claim_index(context.claims)
+        for subject in subjects:
+            rows = [r for r in data["rows"] if subject_of(r["hardware"], subjects) is subject]
+            if not rows:
+                continue
+            out += self._agentic(rows, subject, context.claims)
+            for claim, (value, unit) in sorted(figures(rows, subject, index).items()):
+                out.append(
+                    Candidate(
+                        claim_id=claim,
+                        value=value,
+                        unit=unit,
+                        signal="inferencex-result",
+                        excerpt=f"InferenceX best {claim}: {value:g} {unit}",
+                        measured=True,
+                    )
+                )
+        return [c for c in out if c.claim_id in context.claims]
+
+    @staticmethod
+    def _hardware(keys, subjects, claims) -> list[Candidate]:
+        """A key the ledger does not know: evidence; one that names a subject: its listing."""
+        known = claims.get(HARDWARE_CLAIM, {}).get("value", [])
         out = []
-        known = context.claims.get(HARDWARE_CLAIM, {}).get("value", [])
-        for hardware in data["hardware"]:
+        for hardware in keys:
             if hardware in known:
                 continue
-            ours = bool(JALAPENO_HW.search(hardware))
+            subject = subject_of(hardware, subjects)
             out.append(
                 Candidate(
                     claim_id=HARDWARE_CLAIM,
                     key=hardware,
                     value="listed",
                     signal="new-hardware",
-                    excerpt=f"{'Jalapeño' if ours else 'new'} hardware in InferenceX results: {hardware}",
+                    excerpt=f"new hardware in InferenceX results: {hardware}",
                 )
             )
-            if ours:
+            if subject is not None and subject.hardware_claim:
                 out.append(
                     Candidate(
-                        claim_id=LISTING_CLAIM,
+                        claim_id=subject.hardware_claim,
                         value="listed",
                         signal="subject-hardware",
-                        excerpt=f"Jalapeño hardware in InferenceX results: {hardware}",
+                        excerpt=f"{subject.id} hardware in InferenceX results: {hardware}",
                     )
                 )
-        agentic = [r for r in data["jalapeno"] if r["agentic"]]
-        if agentic:
-            excerpt = (
-                f"{len(agentic)} AgentX row(s) for {agentic[0]['hardware']} ({agentic[0]['model']})"
-            )
-            out.append(
-                Candidate(
-                    claim_id="jalapeno.agentx",
-                    value="results published",
-                    signal="agentx-rows",
-                    excerpt=excerpt,
-                )
-            )
-            out.append(
-                Candidate(
-                    claim_id="jalapeno.workload-coverage",
-                    value="long-context or multi-turn results",
-                    signal="agentx-rows",
-                    excerpt=excerpt,
-                )
-            )
-        for claim, value in figures(data["jalapeno"]).items():
-            metric = claim.split(".")[1]
-            out.append(
-                Candidate(
-                    claim_id=claim,
-                    value=value,
-                    unit=UNITS[metric],
-                    signal="inferencex-result",
-                    excerpt=f"InferenceX 8k/1k best {metric} for {claim.split('.')[2]}: {value:g} {UNITS[metric]}",
-                )
-            )
         return out
+
+    @staticmethod
+    def _agentic(rows, subject, claims) -> list[Candidate]:
+        agentic = [r for r in rows if r["agentic"]]
+        if not agentic:
+            return []
+        excerpt = (
+            f"{len(agentic)} AgentX row(s) for {agentic[0]['hardware']} ({agentic[0]['model']})"
+        )
+        return [
+            Candidate(claim_id=claim, value=value, signal="agentx-rows", excerpt=excerpt)
+            for claim, value in subject.agentic_claims
+        ]
