@@ -62,12 +62,10 @@ def test_many_models_moving_in_one_poll_are_one_message(server, webhook, sqlite_
     lists, poller, engine = litellm_poller(server, webhook, sqlite_url, clock)
     poller.poll("litellm")
     halved = real(LITELLM)
-    moved = []
-    for key, spec in halved.items():
-        if isinstance(spec, dict) and spec.get("litellm_provider") == "openai":
-            if spec.get("mode") == "chat" and spec.get("input_cost_per_token"):
-                spec["input_cost_per_token"] /= 2
-                moved.append(key)
+    for spec in halved.values():
+        openai = isinstance(spec, dict) and spec.get("litellm_provider") == "openai"
+        if openai and spec.get("mode") == "chat" and spec.get("input_cost_per_token"):
+            spec["input_cost_per_token"] /= 2
     lists.serve("/litellm.json", halved)
     clock.advance(hours=1)
     report = poller.poll("litellm")
