@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from alerts.base import Alerter
-from alerts.text import change_line, detail, headline
+from alerts.text import change_line, detail, headline, merge_prices
 from monitor.render import clip, plain
 
 
@@ -15,7 +15,7 @@ class ConsoleAlerter(Alerter, channel="console"):
 
     def send(self, views: list[dict]) -> None:
         out = self.stream or sys.stdout
-        for view in views:
+        for view in merge_prices(views):
             if view["event"] == "change":
                 print(
                     plain(

@@ -9,7 +9,7 @@ from email.utils import formatdate, make_msgid
 from html import escape
 
 from alerts.base import Alerter, DeliveryError
-from alerts.text import change_line, detail, headline
+from alerts.text import change_line, detail, headline, merge_prices
 from monitor.config import EmailConfig
 from monitor.render import clip, local
 
@@ -128,6 +128,7 @@ class EmailAlerter(Alerter, channel="email"):
 
     def send(self, views: list[dict]) -> None:
         tz = self.settings.tz
+        views = merge_prices(views)
         first = views[0]
         if first["event"] == "change":
             subject = f"Claimwatch: {headline(first)}" + (
@@ -135,8 +136,8 @@ class EmailAlerter(Alerter, channel="email"):
             )
             text = "\n\n".join(
                 f"{v['claim_title']} ({v['claim_id']}) {v.get('key') or ''}\n{change_line(v)}\n"
-                f"verification: {v.get('verification') or '-'}\nsource: {v.get('title') or v.get('source')} {v.get('url') or ''}\n"
-                f'"{clip(v.get("excerpt") or "", 400)}"'
+                f"verification: {v.get('verification') or '-'}\nsource: {v.get('title') or v.get('source')} {v.get('url') or ''}"
+                + (f'\n"{clip(v["excerpt"], 400)}"' if v.get("excerpt") else "")
                 for v in views
             )
             html = page(subject, change_rows_html(views, tz))

@@ -7,7 +7,7 @@ import re
 import httpx
 
 from alerts.base import Alerter, DeliveryError
-from alerts.text import change_line, detail, headline
+from alerts.text import change_header, change_line, detail, headline, merge_prices
 from monitor.render import clip, local
 from watchers.fetch import retry_after_seconds
 
@@ -46,16 +46,19 @@ def payload(views: list[dict], tz) -> dict:
             "blocks": [_section(f"*{escape(headline(first))}*\n{escape(detail(first))}")],
         }
     title = first.get("title") or first.get("source", "")
-    header = (
-        f"{len(views)} claims changed"
-        if len(views) > 1
-        else f"Claim changed: {first['claim_title']}"
-    )
+    views = merge_prices(views)
+    header = change_header(views)
     blocks: list[dict] = [
         {"type": "header", "text": {"type": "plain_text", "text": clip(header, MAX_HEADER)}}
     ]
     fallback = []
-    shown = views[: (MAX_BLOCKS - 3) // 2]
+    prices = [v for v in views if v.get("line")]
+    others = [v for v in views if not v.get("line")]
+    shown = others[: (MAX_BLOCKS - 3) // 2 - (1 if prices else 0)]
+    for claim in dict.fromkeys(v["claim_id"] for v in prices):
+        room = MAX_BLOCKS - 2 - 2 * len(shown) - len(blocks)
+        blocks += _price_sections([v for v in prices if v["claim_id"] == claim], room)
+    fallback += [v["line"] for v in prices]
     for view in shown:
         key = f" `{escape(view['key'])}`" if view.get("key") else ""
         blocks.append(
@@ -69,9 +72,9 @@ def payload(views: list[dict], tz) -> dict:
         fallback.append(
             f"{view['claim_id']}{' ' + view['key'] if view.get('key') else ''}: {change_line(view)}"
         )
-    if len(views) > len(shown):
+    if len(others) > len(shown):
         blocks.append(
-            _section(f"…and {len(views) - len(shown)} more changes from the same source.")
+            _section(f"…and {len(others) - len(shown)} more changes from the same source.")
         )
     when = local(first.get("at"), tz, True)
     blocks.append(
@@ -89,6 +92,25 @@ def payload(views: list[dict], tz) -> dict:
         }
     )
     return {"text": escape(clip("; ".join(fallback), MAX_TEXT)), "blocks": blocks[:MAX_BLOCKS]}
+
+
+def _price_sections(views: list[dict], room: int) -> list[dict]:
+    """Price lines a model each, under their claim's title, packed into as few sections as fit."""
+    first = views[0]
+    head = f"*{escape(first['claim_title'])}* (`{escape(first['claim_id'])}`)"
+    tail = f"verification: {escape(first.get('verification') or '-')}"
+    lines = [f"• {escape(clip(v['line'], 600))}" for v in views]
+    sections, text = [], head
+    for number, line in enumerate(lines):
+        if len(text) + len(line) + len(tail) + 2 > MAX_TEXT:
+            if len(sections) + 2 >= room:
+                text += f"\n…and {len(lines) - number} more models from the same source."
+                break
+            sections.append(_section(text))
+            text = ""
+        text = f"{text}\n{line}" if text else line
+    sections.append(_section(f"{text}\n{tail}"))
+    return sections
 
 
 class SlackAlerter(Alerter, channel="slack"):

@@ -255,4 +255,5 @@ def test_the_excerpt_names_the_aliases_and_the_price_before():
     )
     assert candidates["o3:input"].signal == "price-cut"
     assert candidates["o3:cached_input"].signal == "price"
-    assert candidates["o1:input"].excerpt == "o1 input: removed (was 15)"
+    # gone from the list: the writer's removal window decides, not one poll
+    assert "o1:input" not in candidates

@@ -6,6 +6,7 @@ import calendar
 import json
 import re
 from datetime import UTC, datetime
+from urllib.parse import urljoin
 
 import feedparser
 from bs4 import BeautifulSoup
@@ -31,7 +32,7 @@ def _when(struct) -> datetime | None:
 ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
 
 
-def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed:
+def parse_feed(body: bytes, headers: dict[str, str], source_name: str, url: str = "") -> Parsed:
     # entity bombs and external entities; real feeds declare none
     if ENTITY_DECLARATION.search(body[:65536]):
         raise ParseError(
@@ -40,7 +41,8 @@ def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed
     parsed = feedparser.parse(
         body, response_headers=headers, sanitize_html=False, resolve_relative_uris=False
     )
-    if parsed.bozo and not parsed.entries:
+    # a feed with no entries yet and a warning (served as text/html, say) is still a feed
+    if parsed.bozo and not parsed.entries and not parsed.get("version"):
         reason = str(parsed.get("bozo_exception", "unreadable")).splitlines()[0][:200]
         raise ParseError(f"not a readable feed: {reason}")
     feed_title = parsed.feed.get("title", "") or source_name
@@ -50,7 +52,7 @@ def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed
         if entry.get("title_detail", {}).get("type") != "text/plain":
             title = html_text(title)
         title = " ".join(title.split())
-        link = entry.get("link", "")
+        link = urljoin(url, entry.get("link", ""))  # GitHub gives `/owner/repo/releases/...`
         parts = [entry.get("summary", "")] + [c.get("value", "") for c in entry.get("content", [])]
         text = html_text(" ".join(p for p in parts if p))[:MAX_TEXT]
         key = (
@@ -106,7 +108,7 @@ class FeedWatcher(Watcher, kind="feed"):
     def parse(self, fetched: Fetched) -> Parsed:
         if self.config.format == "hn-algolia":
             return parse_hn(fetched.body)
-        return parse_feed(fetched.body, fetched.headers, self.name)
+        return parse_feed(fetched.body, fetched.headers, self.name, fetched.url)
 
     def extract(self, item: ParsedItem, context: PollContext) -> list[Candidate]:
         return extract_item(item, context.claims, only=self.config.signals, rules_=context.rules)

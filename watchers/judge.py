@@ -158,17 +158,27 @@ def judge_keyed(
         role = "baseline" if new_source else "new"
         return Verdict(candidate, role, role == "new", False, None, None)
     if said is None:  # this source's first word on a key others list
-        role = "confirms" if value == state.value else "differs"
-        return Verdict(candidate, role, False, False, delta(value, state.value), state.value)
+        return _first_word(candidate, state)
     if value == said.value:
         return None
     if state.value is None:  # listed again after it was removed
         return Verdict(candidate, "new", True, False, None, None)
+    if said.value is None:  # back in this source after it left it while others kept it
+        return _first_word(candidate, state)
     if value == state.value:
+        if said.value not in state.history and not state.seq:
+            # a move that began before the first word anyone else gave: a source polled first
+            # already said where this one is going, and that was never recorded as a change
+            return Verdict(candidate, "change", True, True, delta(value, said.value), said.value)
         return Verdict(candidate, "confirms", False, False, None, state.value)
     if _catching_up(state, said.value, value):
         return Verdict(candidate, "catch-up", False, False, None, state.value)
     return Verdict(candidate, "change", True, True, delta(value, state.value), state.value)
+
+
+def _first_word(candidate: Candidate, state: KeyState) -> Verdict:
+    role = "confirms" if candidate.value == state.value else "differs"
+    return Verdict(candidate, role, False, False, delta(candidate.value, state.value), state.value)
 
 
 def _catching_up(state: KeyState, before: Any, after: Any) -> bool:

@@ -487,15 +487,14 @@ class PricesWatcher(Watcher, kind="prices"):
                     "price-cut" if price < before else "price-rise" if price > before else "price"
                 )
             out.append(self._candidate(key, price, signal, before, aliases))
-        for key in sorted(set(previous or {}) - set(prices)):
-            if previous[key] is not None:
-                out.append(self._candidate(key, None, "model-removed", previous[key], aliases))
+        # a key gone from the list is no candidate: the writer's removal window judges it, so a
+        # list reorganised for a few hours removes nothing
         return out
 
     def _candidate(
         self,
         key: str,
-        price: float | None,
+        price: float,
         signal: str,
         before: float | None,
         aliases: dict[str, list[str]],
@@ -503,7 +502,7 @@ class PricesWatcher(Watcher, kind="prices"):
         model, field = key.rsplit(":", 1)
         also = f" (also {', '.join(aliases[model])})" if aliases.get(model) else ""
         was = f" (was {before:g})" if before is not None and price != before else ""
-        now = "removed" if price is None else f"{price:g} USD per 1M tokens"
+        now = f"{price:g} USD per 1M tokens"
         return Candidate(
             claim_id=CLAIM,
             key=key,
@@ -511,6 +510,7 @@ class PricesWatcher(Watcher, kind="prices"):
             unit="USD/1M tokens",
             signal=signal,
             excerpt=f"{model}{also} {field.replace('_', ' ')}: {now}{was}",
+            group=model,  # a field gone while its model stays listed is a rename, not a removal
             first_is_baseline=True,
         )
 
