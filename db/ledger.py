@@ -14,6 +14,7 @@ BUILTIN_DIR = Path(__file__).parent / "ledgers"
 KINDS = ("number", "range", "status", "milestone", "price-list", "text")
 CLAIM_FIELDS = {
     "id",
+    "role",
     "title",
     "kind",
     "value",
@@ -199,7 +200,7 @@ def _parse_claim(raw, index, where, defaults, conditions, seeds, stated_at) -> C
             if kind != "milestone":
                 fail(field, "only milestones have a due date")
             spec["due"] = _date(raw[field], None, fail, field).isoformat()
-    for field in ("due_text", "note", "qualifier", "theme"):
+    for field in ("due_text", "note", "qualifier", "theme", "role"):
         if field in raw:
             if not isinstance(raw[field], str):
                 fail(field, "must be a string")

@@ -152,3 +152,12 @@ class Watcher:
 def snapshot_key(content_hash: str, previous_item_id: int | None) -> str:
     """Snapshots repeat content (A→B→A); chaining on the previous item keeps each transition unique."""
     return f"snapshot:{content_hash[:32]}:{previous_item_id or 0}"
+
+
+def claim_for(claims: dict[str, dict], configured: str | None, **spec) -> str | None:
+    """The claim a watcher feeds: the one configured, else the only claim whose spec has these
+    fields (`kind="price-list"`, `role="benchmark-hardware"`); None when there is none or several."""
+    if configured:
+        return configured
+    found = [cid for cid, s in claims.items() if all(s.get(k) == v for k, v in spec.items())]
+    return found[0] if len(found) == 1 else None

@@ -19,11 +19,11 @@ from watchers.base import (
     ParseError,
     PollContext,
     Watcher,
+    claim_for,
 )
 from watchers.quantities import UNITS
 from watchers.vocabulary import ClaimIndex, Subject
 
-HARDWARE_CLAIM = "inferencex.hardware"
 SOURCE = "inferencex"  # the model-key table this watcher reads in the signal files
 METRICS = (
     "tput_per_gpu",
@@ -182,7 +182,8 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
 
         subjects = (context.rules or rules()).subjects
         data = item.data
-        out = self._hardware(data["hardware"], subjects, context.claims)
+        hardware = claim_for(context.claims, self.config.claim, role="benchmark-hardware")
+        out = self._hardware(data["hardware"], subjects, context.claims, hardware)
         index = claim_index(context.claims)
         for subject in subjects:
             rows = [r for r in data["rows"] if subject_of(r["hardware"], subjects) is subject]
@@ -203,9 +204,9 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
         return [c for c in out if c.claim_id in context.claims]
 
     @staticmethod
-    def _hardware(keys, subjects, claims) -> list[Candidate]:
+    def _hardware(keys, subjects, claims, hardware_claim) -> list[Candidate]:
         """A key the ledger does not know: evidence; one that names a subject: its listing."""
-        known = claims.get(HARDWARE_CLAIM, {}).get("value", [])
+        known = claims.get(hardware_claim, {}).get("value", []) if hardware_claim else []
         out = []
         for hardware in keys:
             if hardware in known:
@@ -213,7 +214,7 @@ class BenchmarkWatcher(Watcher, kind="benchmark"):
             subject = subject_of(hardware, subjects)
             out.append(
                 Candidate(
-                    claim_id=HARDWARE_CLAIM,
+                    claim_id=hardware_claim or "",
                     key=hardware,
                     value="listed",
                     signal="new-hardware",

@@ -26,9 +26,9 @@ from watchers.base import (
     ParseError,
     PollContext,
     Watcher,
+    claim_for,
 )
 
-CLAIM = "openai.api-prices"
 FIELDS = ("input", "cached_input", "output")
 PER_TOKEN = 1_000_000
 # USD per 1M tokens: a dollar a token, about twice the dearest entry of any real list
@@ -473,6 +473,9 @@ class PricesWatcher(Watcher, kind="prices"):
         )
 
     def extract(self, item: ParsedItem, context: PollContext) -> list[Candidate]:
+        claim = claim_for(context.claims, self.config.claim, kind="price-list")
+        if claim is None:
+            return []
         prices, aliases = item.data["prices"], item.data["aliases"]
         previous = context.previous
         out = []
@@ -486,13 +489,14 @@ class PricesWatcher(Watcher, kind="prices"):
                 signal = (
                     "price-cut" if price < before else "price-rise" if price > before else "price"
                 )
-            out.append(self._candidate(key, price, signal, before, aliases))
+            out.append(self._candidate(claim, key, price, signal, before, aliases))
         # a key gone from the list is no candidate: the writer's removal window judges it, so a
         # list reorganised for a few hours removes nothing
         return out
 
     def _candidate(
         self,
+        claim: str,
         key: str,
         price: float,
         signal: str,
@@ -504,7 +508,7 @@ class PricesWatcher(Watcher, kind="prices"):
         was = f" (was {before:g})" if before is not None and price != before else ""
         now = f"{price:g} USD per 1M tokens"
         return Candidate(
-            claim_id=CLAIM,
+            claim_id=claim,
             key=key,
             value=price,
             unit="USD/1M tokens",
