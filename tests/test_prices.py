@@ -249,7 +249,13 @@ def test_the_excerpt_names_the_aliases_and_the_price_before():
         )
     ).items
     previous = {"o3:input": 10.0, "o3:cached_input": 0.5, "o3:output": 40.0, "o1:input": 15.0}
-    candidates = {c.key: c for c in w.extract(item, PollContext(claims={"openai.api-prices": {"kind": "price-list"}}, previous=previous))}
+    candidates = {
+        c.key: c
+        for c in w.extract(
+            item,
+            PollContext(claims={"openai.api-prices": {"kind": "price-list"}}, previous=previous),
+        )
+    }
     assert candidates["o3:input"].excerpt == (
         "o3 (also o3-2025-04-16) input: 2 USD per 1M tokens (was 10)"
     )
