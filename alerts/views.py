@@ -58,12 +58,8 @@ def _first_value(session: Session, obs: Observation):
 
 
 def verification(session: Session, claim: Claim, spec: dict) -> str:
-    """The claim's verification level; for a subject with a `<subject>.verification` claim, its current step."""
-    tracker = session.get(Claim, f"{claim.subject}.verification")
-    if (
-        tracker is not None
-        and claim.id != tracker.id
-        and spec.get("verification") == "self-reported"
-    ):
-        return str(queries.current_value(session=session, claim=tracker).value)
-    return str(spec.get("verification", ""))
+    """How the claim's current value is verified (see queries.current_verification)."""
+    if claim.kind == "price-list":
+        return str(spec.get("verification", ""))
+    current = queries.current_value(session=session, claim=claim)
+    return queries.current_verification(session=session, claim=claim, spec=spec, current=current)

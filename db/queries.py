@@ -93,6 +93,27 @@ def current_value(*, session: Session, claim: Claim, key: str = "") -> Current:
     return Current(value=json.loads(obs.value), at=obs.at, observation=obs)
 
 
+def current_verification(*, session: Session, claim: Claim, spec: dict, current: Current) -> str:
+    """How the current value is verified: the level its change carried (an independent re-test's
+    own), raised by any measured confirmation since; the ledger's level while the baseline holds."""
+    from db.state import better_verification
+
+    obs = current.observation
+    level = (obs.verification if obs is not None else "") or str(spec.get("verification", ""))
+    confirmations = session.exec(
+        select(Observation.verification).where(
+            Observation.claim_id == claim.id,
+            Observation.key == (obs.key if obs is not None else ""),
+            Observation.role == "confirms",
+            Observation.verification != "",
+            col(Observation.id) > (obs.id if obs is not None else 0),
+        )
+    )
+    for other in confirmations:
+        level = better_verification(spec, level, other)
+    return level
+
+
 def last_change(*, session: Session, claim_id: str) -> Observation | None:
     return session.exec(
         select(Observation)
@@ -257,9 +278,11 @@ def claim_summaries(
             per_key = current_by_key(session=session, claim=claim)
             value = {k: c.value for k, c in sorted(per_key.items())} or json.loads(claim.value)
             at = max((c.at for c in per_key.values() if c.at), default=base.at if base else None)
+            level = str(spec.get("verification", ""))
         else:
             current = current_value(session=session, claim=claim)
             value, at = current.value, current.at
+            level = current_verification(session=session, claim=claim, spec=spec, current=current)
         change = last_change(session=session, claim_id=claim.id)
         out.append(
             {
@@ -275,7 +298,7 @@ def claim_summaries(
                 "current": {"value": value, "unit": claim.unit, "at": at},
                 "comparator": spec.get("comparator"),
                 "conditions": spec.get("conditions", {}),
-                "verification": spec.get("verification"),
+                "verification": level,
                 "due": spec.get("due"),
                 "due_text": spec.get("due_text"),
                 "ladder": spec.get("ladder"),

@@ -308,3 +308,18 @@ def test_a_long_history_is_summarised_and_paged(own_db):
     assert page.text.count('<tr class="restatement">') == 50
     last = client.get(f"/claims/{CLAIM}", params={"page": "2000"}).text
     assert "page 2,000 of 2,000" in last and "← newer" in last
+
+
+def test_verification_follows_the_current_value(client, demo_db):
+    """A figure an independent lab re-measured says so; one nobody re-measured stays self-reported."""
+    rows = {r["id"]: r for r in cli_json(demo_db, "claims")}
+    retested = rows["jalapeno.tokens-per-kw.gpt-oss-120b"]
+    assert retested["current"]["value"] != retested["baseline"]["value"]
+    assert retested["verification"] == "independent partial re-test"
+    assert rows["jalapeno.tokens-per-user.gpt-oss-120b"]["verification"] == "self-reported"
+    page = client.get("/claims/jalapeno.tokens-per-user.gpt-oss-120b").text
+    assert "self-reported" in page and "independent partial re-test" not in page
+    assert (
+        "independent partial re-test"
+        in client.get("/claims/jalapeno.tokens-per-kw.gpt-oss-120b").text
+    )
