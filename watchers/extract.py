@@ -79,18 +79,29 @@ def _index(key: tuple) -> ClaimIndex:
     return ClaimIndex(dict(key[1]))
 
 
+_last: list = [None, None, 0]  # the claims dict last indexed and its index: polls reuse one dict
+
+
 def claim_index(claims: dict[str, dict]) -> ClaimIndex:
+    if _last[0] is claims and _last[2] == len(claims):
+        return _last[1]
     frozen = tuple(
         (cid, spec) for cid, spec in claims.items() if (spec.get("conditions") or {}).get("metric")
     )
-    return _index((len(claims), _Frozen(frozen)))
+    index = _index((len(claims), _Frozen(frozen)))
+    _last[:] = [claims, index, len(claims)]
+    return index
 
 
 class _Frozen(tuple):
     """A tuple of (id, spec) compared by ids and metrics only, so specs can key a cache."""
 
     def _key(self):
-        return tuple((cid, repr(spec.get("conditions")), spec.get("unit")) for cid, spec in self)
+        if not hasattr(self, "_cached"):
+            self._cached = tuple(
+                (cid, repr(spec.get("conditions")), spec.get("unit")) for cid, spec in self
+            )
+        return self._cached
 
     def __hash__(self):
         return hash(self._key())
@@ -445,6 +456,8 @@ class Reading:
 
     def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
         text = sentence.text
+        if signal.quick is not None and not signal.quick.search(text):
+            return None
         for clause in sentence.clauses:
             part = text[clause.start : clause.end]
             for found in _matches(signal, part):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # canonical unit of each quantity, and how a claim's unit relates to it
 UNITS = {
@@ -94,8 +95,10 @@ def to_number(digits: str, multiplier: str | None) -> float:
     return value
 
 
-def quantities(sentence: str) -> list[Quantity]:
-    """Every number with a unit in the sentence, ranges first (their ends are not numbers alone)."""
+@lru_cache(maxsize=4096)
+def quantities(sentence: str) -> tuple[Quantity, ...]:
+    """Every number with a unit in the sentence, ranges first (their ends are not numbers alone).
+    Cached: a sentence is read once per subject and per figure."""
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
     for match in RANGE.finditer(sentence):
@@ -120,7 +123,7 @@ def quantities(sentence: str) -> list[Quantity]:
             Quantity(match.start(), end, round(value, 9), quantity, _comparator(sentence, match))
         )
     out.sort(key=lambda q: q.start)
-    return out
+    return tuple(out)
 
 
 def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:

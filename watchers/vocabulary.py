@@ -65,6 +65,9 @@ class Signal:
     stronger: tuple[str, re.Pattern] | None
     about: str  # "subject": the clause must be about the subject; "any": a comparison of two
     terms: tuple[re.Pattern, ...] = ()  # every one must match in one clause, in any order
+    quick: re.Pattern | None = (
+        None  # any pattern or the first term: a sentence without it is skipped
+    )
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,7 @@ def _signal(raw: dict, where: str) -> Signal:
         stronger=(stronger["value"], _any(stronger["patterns"], where)) if stronger else None,
         about=about,
         terms=terms,
+        quick=re.compile("|".join(f"(?:{p.pattern})" for p in (*patterns, *terms[:1])), re.I),
     )
 
 
