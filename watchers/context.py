@@ -13,7 +13,7 @@ from pathlib import Path
 from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
-SHORT_END = re.compile(r"[,，;；]")
+SHORT_END = re.compile(r"[,，;；:：]")
 DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "item")
 
 

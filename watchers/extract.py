@@ -306,8 +306,11 @@ class Reading:
                 who = max((who, found), key=PARTY_RANK.index)
                 conditions = _merge(conditions, self.conditions_in(text, number))
                 named |= {name for _, name in self.models[number]}
-                if spec and spec.full_cues and spec.full_cues.search(text):
-                    full = True
+                if spec and spec.full_cues:
+                    full = full or any(
+                        self.asserted(number, m.start(), m.end()) is None
+                        for m in spec.full_cues.finditer(text)
+                    )
         tracked = {
             m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m
         }

@@ -70,7 +70,7 @@ AFTER = [
 BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ]user|single[- ](?:user|stream)|每(?:个)?用户|单用户|单流|per stream", re.I)),
+    ("throughput-per-user", 1.0, re.compile(r"per[- ]user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个)?用户|单用户|单流|per stream", re.I)),
 ]  # fmt: skip
 PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
 COMPARATOR_BEFORE = re.compile(
