@@ -78,3 +78,19 @@ def test_the_labelled_corpus_holds(name, precision, recall):
     assert overall.recall >= recall, f"{name}: recall {overall.recall:.3f}"
     seeds = [o for o in outcomes if o.item.style == "seed"]
     assert not any(o.predicted for o in seeds)
+
+
+def test_a_doubled_escape_in_a_signal_file_is_refused(tmp_path):
+    from watchers.vocabulary import VocabularyError
+    from watchers.vocabulary import rules as load
+
+    path = tmp_path / "typo.toml"
+    path.write_text(
+        '[[signals]]\nid = "t"\nclaim = "jalapeno.mtp"\nvalue = "enabled"\n'
+        "patterns = ['mtp\\\\s+on']\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        VocabularyError, match=r"typo\.toml: signal t: pattern .* doubled backslash"
+    ):
+        load((str(path),))

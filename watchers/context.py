@@ -105,3 +105,17 @@ def item_scopes(text: str, table: Cues | None = None) -> frozenset[str]:
     return frozenset(
         category for category, pattern in table.by_direction["item"] if pattern.search(masked)
     )
+
+
+def statuses(found: list[Scope], start: int, end: int) -> set[str]:
+    """Every category whose scope covers some of the stretch [start, end)."""
+    return {scope.category for scope in found if scope.start < end and start < scope.end}
+
+
+def title_scopes(title: str, table: Cues | None = None) -> frozenset[str]:
+    """Categories of the sentence-wide cues a headline carries ("Five things to watch")."""
+    table = table or cues()
+    masked = _masked(title, table.pseudo)
+    return frozenset(
+        category for category, pattern in table.by_direction["sentence"] if pattern.search(masked)
+    )

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from watchers.base import Candidate, ParsedItem
-from watchers.context import Scope, item_scopes, scopes, status
+from watchers.context import Scope, item_scopes, scopes, status, statuses, title_scopes
 from watchers.quantities import UNITS, Quantity, quantities
 from watchers.text import Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
@@ -22,6 +22,7 @@ from watchers.vocabulary import rules as load_rules
 
 EXCERPT = 400
 OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
+TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer"}
 HEDGED = {"hypothetical", "estimate"}
 WINDOW_BEFORE, WINDOW_AFTER = 70, 40
@@ -126,7 +127,7 @@ def extract_item(
     r = rules_ or rules()
     title, body = normalise(item.title), normalise(item.text)
     text = f"{title}.\n{body}" if title and body else title or body
-    whole = item_scopes(text)
+    whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
     analysed = [(s, scopes(s, whole=whole)) for s in sentences(text)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
@@ -465,7 +466,8 @@ class Reading:
             part = text[clause.start : clause.end]
             for found in _matches(signal, part):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
-                if any(self.asserted(number, a, b) is not None for a, b in stretches):
+                found_in = self.analysed[number][1]
+                if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
                     continue
                 at = min(a for a, _ in stretches)
                 if signal.exclude and signal.exclude.search(part):
@@ -495,7 +497,9 @@ class Reading:
                     continue
                 if not self.about_subject(number, quantity.start):
                     continue
-                metric = self._metric(sentence.text, quantity)
+                metric = self._metric(sentence.text, quantity) or self._metric_before(
+                    number, quantity
+                )
                 if metric is None:
                     continue
                 if stated is None:
@@ -538,6 +542,26 @@ class Reading:
             if distance is not None and (best_distance is None or distance < best_distance):
                 best, best_distance = metric, distance
         return best or (defaults[0] if len(defaults) == 1 else None)
+
+    def _metric_before(self, number: int, quantity: Quantity):
+        """ "The lab measured 1.24 seconds": a bare figure measures what the sentence before named,
+        when exactly one metric of its quantity is named there."""
+        if number == 0:
+            return None
+        before = self.analysed[number - 1][0].text
+        text = self.analysed[number][0].text
+        near = text[max(0, quantity.start - 30) : quantity.end + 20]
+        named = [
+            m
+            for m in self.subject.metrics
+            if m.quantity == quantity.quantity
+            and m.cues is not None
+            and m.cues.search(before)
+            and not (m.exclude and m.exclude.search(near))
+            and not (m.unless and (m.unless.search(text) or m.unless.search(before)))
+            and not (m.needs and not m.needs.search(text))
+        ]
+        return named[0] if len(named) == 1 else None
 
     def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
         refs = self.index.find(self.subject.id, metric, model)

@@ -18,6 +18,7 @@ SUBJECT_KEYS = {
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
+    "allow",
     "value_from",
 }  # fmt: skip
 TOP_KEYS = {"subject", "models", "metrics", "conditions", "measurement", "implies", "signals"}
@@ -27,9 +28,18 @@ class VocabularyError(ValueError):
     """A malformed signal file; the message names the file and the key."""
 
 
+DOUBLED = re.compile(r"\\\\[bdswBDSW]")  # "\\\\s" matches a backslash: an escape written twice
+
+
 def _any(patterns: list[str] | None, where: str) -> re.Pattern | None:
     if not patterns:
         return None
+    for pattern in patterns:
+        if DOUBLED.search(pattern):
+            raise VocabularyError(
+                f"{where}: pattern {pattern!r} has a doubled backslash; in a TOML 'literal' string"
+                ' write \\s, in a "basic" string \\\\s'
+            )
     try:
         return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
     except re.error as exc:
@@ -65,9 +75,9 @@ class Signal:
     stronger: tuple[str, re.Pattern] | None
     about: str  # "subject": the clause must be about the subject; "any": a comparison of two
     terms: tuple[re.Pattern, ...] = ()  # every one must match in one clause, in any order
-    quick: re.Pattern | None = (
-        None  # any pattern or the first term: a sentence without it is skipped
-    )
+    # any pattern or the first term: a sentence without it is skipped
+    quick: re.Pattern | None = None
+    allow: frozenset[str] = frozenset()  # cue categories that do not take it out ("future": a slip)
 
 
 @dataclass(frozen=True)
@@ -166,6 +176,7 @@ def _signal(raw: dict, where: str) -> Signal:
         raise VocabularyError(f"{where}: a signal needs patterns or terms")
     terms = tuple(_any(group, f"{where}: terms") for group in raw.get("terms", []))
     patterns = []
+    _any(raw.get("patterns"), where)  # the same checks as every other pattern list
     for pattern in raw.get("patterns", []):
         try:
             patterns.append(re.compile(pattern, re.I))
@@ -184,6 +195,7 @@ def _signal(raw: dict, where: str) -> Signal:
         stronger=(stronger["value"], _any(stronger["patterns"], where)) if stronger else None,
         about=about,
         terms=terms,
+        allow=frozenset(raw.get("allow", [])),
         quick=re.compile("|".join(f"(?:{p.pattern})" for p in (*patterns, *terms[:1])), re.I),
     )
 
