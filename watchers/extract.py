@@ -462,7 +462,8 @@ class Reading:
         text = sentence.text
         if signal.quick is not None and not signal.quick.search(text):
             return None
-        for clause in sentence.clauses:
+        pieces = sentence.clauses if not signal.terms else sentence.clauses + sentence.spans
+        for clause in pieces:
             part = text[clause.start : clause.end]
             for found in _matches(signal, part):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
@@ -708,11 +709,14 @@ COMPARISON = re.compile(
     re.I,
 )
 PRONOUN_AGENT = re.compile(
-    r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b",
+    r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b"
+    r"|\b(?:their|its) own\b|他们自己|其自有",
     re.I,
 )
 INDEPENDENCE = re.compile(
     r"\bno (?:ties|affiliation|relationship|connection)\b[^,;.]*|\bnot (?:affiliated|connected|associated|tied)\b[^,;.]*"
+    r"|\bunaffiliated with\b[^,;.]*|\bindependent (?:of|from)\b[^,;.]*|\b(?:has |have )?never worked (?:for|with)\b[^,;.]*"
+    r"|[（(]\s*非[^）)]{0,20}[）)]"
     r"|与[^，,。]{1,16}?无(?:任何)?(?:关|关联|利益关系)",
     re.I,
 )
