@@ -518,9 +518,7 @@ class Reading:
         anywhere in the sentence wins outright), else the only one with no cues."""
         start = max(0, quantity.start - WINDOW_BEFORE)
         after = text[quantity.end : quantity.end + WINDOW_AFTER]
-        after = re.split(r"[;；:：]", after, maxsplit=1)[
-            0
-        ]  # cues after a break are the next figure's
+        after = AFTER_BREAK.split(after, maxsplit=1)[0]  # cues after a break: the next figure's
         window = text[start : quantity.end] + after
         near = text[max(0, quantity.start - 30) : quantity.end + 20]
         best, best_distance = None, None
@@ -701,6 +699,7 @@ RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
 )
+AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
 RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
