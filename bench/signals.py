@@ -23,11 +23,11 @@ CORPUS = ROOT / "tests" / "corpus"
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=["dev", "holdout", "fresh", "all"], default="all")
+    parser.add_argument("--set", choices=["dev", "holdout", "fresh", "blind", "all"], default="all")
     parser.add_argument("--errors", type=int, default=200, help="list at most this many errors")
     parser.add_argument("--repeat", type=int, default=3, help="timing passes over the corpus")
     args = parser.parse_args()
-    names = ["dev", "holdout", "fresh"] if args.set == "all" else [args.set]
+    names = ["dev", "holdout", "fresh", "blind"] if args.set == "all" else [args.set]
     specs = {c.id: c.spec for name in ("jalapeno", "rubin") for c in load_ledger(name).claims}
     table = rules()
     for name in names:

@@ -333,6 +333,20 @@ class Reading:
                 return found, at
         return "", -1
 
+    def _paired(self, number: int) -> bool:
+        """Does the sentence put the subject and another device side by side ("X against Y",
+        "在X和Y上跑")?"""
+        text = self.analysed[number][0].text
+        spans = []
+        for pattern, ours in ((self.subject.names, True), (self.subject.others, False)):
+            if pattern is not None:
+                spans += [(m.start(), m.end(), ours) for m in pattern.finditer(text)]
+        spans.sort()
+        return any(
+            a[2] != b[2] and PAIR_JOIN.fullmatch(text[a[1] : b[0]])
+            for a, b in zip(spans, spans[1:], strict=False)
+        )
+
     def _same_party(self, number: int, at: int) -> str:
         """ "It ran …", "该实验室跑了…": a pronoun or a definite party carries on the independent
         party named in the sentence before."""
@@ -358,6 +372,8 @@ class Reading:
         """The device a sentence measures is the first one it names before the measuring word
         (its subject), else the one the item was last about."""
         mentions = [m for m in self.mentions[number] if m.start < at]
+        if mentions and not mentions[0].ours and self._paired(number):
+            return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
         if mentions:
             return mentions[0].ours
         if not self.mentions[number]:
@@ -395,12 +411,19 @@ class Reading:
             if pattern is None:
                 continue
             for m in pattern.finditer(masked):
+                if kind == "owner" and self._names_product(masked, m.end()):
+                    continue  # "OpenAI's Jalapeño": the product, not a party that ran anything
                 if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
                 else:
                     parties.append((m.start(), kind))
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
         return sorted(parties)
+
+    def _names_product(self, text: str, at: int) -> bool:
+        rest = POSSESSIVE.sub("", text[at : at + 12], count=1)
+        names = self.subject.names
+        return bool(names and names.match(rest))
 
     def level(self) -> str:
         who, full, _ = self.measurement
@@ -437,7 +460,11 @@ class Reading:
             hits = [
                 value
                 for value, pattern in values
-                if any(self._stated(number, m.start()) for m in pattern.finditer(text))
+                if any(
+                    self._stated(number, m.start())
+                    and not COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
+                    for m in pattern.finditer(text)
+                )
             ]
             if len(hits) == 1:
                 stated[name] = hits[0]
@@ -491,6 +518,7 @@ class Reading:
         who = self.measurement[0]
         for number, (sentence, _) in enumerate(self.analysed):
             stated = None
+            respective = self._respectively(number)
             for quantity in quantities(sentence.text):
                 if quantity.comparator:
                     continue
@@ -506,12 +534,31 @@ class Reading:
                 if stated is None:
                     stated = self.conditions_in(sentence.text, number)
                 conditions = {**self.measurement[2], **stated}
-                model = self.model_at(number, quantity.start)
+                model = respective.get(quantity.start) or self.model_at(number, quantity.start)
                 measured = bool(who) or metric.disclosure
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
         return out
+
+    def _respectively(self, number: int) -> dict[int, str]:
+        """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i."""
+        text = self.analysed[number][0].text
+        cue = RESPECTIVELY.search(text)
+        if not cue:
+            return {}
+        sentence = self.analysed[number][0]
+        span = next((p for p in sentence.spans if p.start <= cue.start() < p.end), None)
+        begin, end = (span.start, span.end) if span else (0, len(text))
+        models: list[str] = []
+        for start, name in self.models[number]:
+            if begin <= start < cue.start() and name != OTHER_MODELS and name not in models:
+                models.append(name)
+        last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
+        after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
+        if len(models) < 2 or len(after) != len(models):
+            return {}
+        return {q.start: model for q, model in zip(after, models, strict=True)}
 
     def _metric(self, text: str, quantity: Quantity):
         """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
@@ -699,6 +746,13 @@ RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
 )
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
+PAIR_JOIN = re.compile(
+    r"\s*(?:nvl\d+\s*)?(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
+    r"(?:(?:openai|nvidia)(?:'s)?\s*|英伟达\s*|the\s+)?",
+    re.I,
+)
+RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
 AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
 RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
