@@ -636,9 +636,10 @@ def watchers_command(app: App, fmt):
 
 @cli.command()
 @click.option("--concurrency", type=click.IntRange(1, 256), help="Jobs run at once ([cluster]).")
+@click.option("--drain", is_flag=True, help="Exit once no job is waiting.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every job.")
 @click.pass_obj
-def worker(app: App, concurrency, verbose):
+def worker(app: App, concurrency, drain, verbose):
     """Run poll and delivery jobs of a cluster on PostgreSQL; start as many as you like.
 
     SIGTERM lets running jobs finish (or returns them to the queue). Example:
@@ -650,7 +651,7 @@ def worker(app: App, concurrency, verbose):
     _cluster_logging(verbose)
     engine = prepare(app.settings)
     click.echo(f"Claimwatch worker on {_safe_url(app.settings.database_url)} (Ctrl-C to stop)")
-    run_worker(app.settings, engine, concurrency=concurrency)
+    run_worker(app.settings, engine, concurrency=concurrency, drain=drain)
     click.echo("Claimwatch worker stopped.")
 
 

@@ -179,9 +179,11 @@ async def milestones_task(context, timestamp: int = 0) -> int:
 # ---------------------------------------------------------------- the process
 
 
-def run_worker(settings: Settings, engine: Engine, *, concurrency: int | None = None) -> None:
-    """Run jobs until SIGTERM or SIGINT; then running jobs get STOP_GRACE seconds to finish,
-    and those still running are released to the queue for another worker."""
+def run_worker(
+    settings: Settings, engine: Engine, *, concurrency: int | None = None, drain: bool = False
+) -> None:
+    """Run jobs until SIGTERM or SIGINT (with `drain`, until none is waiting); on a signal,
+    running jobs get STOP_GRACE seconds to finish, and those still running go back to the queue."""
     concurrency = concurrency or settings.cluster.concurrency
     app = cluster.build_app(settings, role="worker", pool_size=4)
 
@@ -192,6 +194,7 @@ def run_worker(settings: Settings, engine: Engine, *, concurrency: int | None = 
             async with app.open_async():
                 await app.run_worker_async(
                     queues=[cluster.QUEUE],
+                    wait=not drain,
                     name="claimwatch",
                     concurrency=concurrency,
                     additional_context={"runtime": runtime},
