@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 
@@ -28,7 +27,11 @@ log = logging.getLogger("claimwatch.worker")
 
 class ClusterHostSlots:
     """`per_host` request slots per host for the whole cluster. Slot i of a host is an advisory
-    lock on this process's own connection: a process that dies releases its slots with it."""
+    lock on this process's own connection: a process that dies releases its slots with it.
+
+    When every slot is taken, requests queue for the host's gate, a blocking advisory lock that
+    PostgreSQL grants first come, first served; only the request at the gate polls for a slot,
+    so a busy process cannot starve the others and the database sees one poller per host."""
 
     def __init__(self, conninfo: str, per_host: int):
         self.conninfo = conninfo
@@ -36,24 +39,34 @@ class ClusterHostSlots:
         self._conn = None
         self._use = asyncio.Lock()
         self._held: set[tuple[int, int]] = set()
-        self._local: dict[str, asyncio.Semaphore] = {}
+        self._local: dict[str, asyncio.Lock] = {}
+        self._idle: list = []  # connections for waiting at a gate
 
     @asynccontextmanager
     async def __call__(self, host: str) -> AsyncIterator[None]:
-        # a process never needs more of a host than per_host; waiting here spares the database
-        async with self._local.setdefault(host, asyncio.Semaphore(self.per_host)):
-            key, wait = await self.try_acquire(host), 0.01
-            while key is None:
-                await asyncio.sleep(random.uniform(wait, 2 * wait))
-                wait = min(wait * 1.5, 0.25)
-                key = await self.try_acquire(host)
-            try:
-                yield
-            finally:
-                await self.release(key)
+        async with self._local.setdefault(host, asyncio.Lock()):  # one at the gate per process
+            key = await self.try_acquire(host)
+            if key is None:
+                key = await self._wait_in_line(host)
+        try:
+            yield
+        finally:
+            await asyncio.shield(self.release(key))
 
     async def try_acquire(self, host: str) -> tuple[int, int] | None:
         """A free slot of `host`, now held by this process, or None when all are taken."""
+        attempt = asyncio.ensure_future(self._try(host))
+        try:
+            return await asyncio.shield(attempt)  # never cut a query short on the shared connection
+        except asyncio.CancelledError:
+            attempt.add_done_callback(self._release_late)
+            raise
+
+    def _release_late(self, attempt: asyncio.Future) -> None:
+        if not attempt.cancelled() and attempt.exception() is None and attempt.result():
+            asyncio.ensure_future(self.release(attempt.result()))
+
+    async def _try(self, host: str) -> tuple[int, int] | None:
         keys = [cluster.lock_key(cluster.HOST_SLOT, f"{host}#{i}") for i in range(self.per_host)]
         free = [k for k in keys if k not in self._held]
         if not free:
@@ -72,6 +85,29 @@ class ClusterHostSlots:
             return None
         self._held.add(tuple(row))
         return tuple(row)
+
+    async def _wait_in_line(self, host: str) -> tuple[int, int]:
+        import psycopg
+
+        gate_key = cluster.lock_key(cluster.HOST_SLOT, f"{host}#gate")
+        gate = self._idle.pop() if self._idle else None
+        if gate is None or gate.closed:
+            gate = await psycopg.AsyncConnection.connect(
+                self.conninfo, autocommit=True, application_name=cluster.process_name("slots")
+            )
+        try:
+            await gate.execute("SELECT pg_advisory_lock(%s, %s)", gate_key)
+            wait = 0.005
+            while (key := await self.try_acquire(host)) is None:
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, 0.05)
+            await gate.execute("SELECT pg_advisory_unlock(%s, %s)", gate_key)
+        except BaseException:
+            with suppress(Exception):  # closing lets go of the gate, whatever state it was in
+                await gate.close()
+            raise
+        self._idle.append(gate)
+        return key
 
     async def release(self, key: tuple[int, int]) -> None:
         if key not in self._held:
@@ -104,6 +140,10 @@ class ClusterHostSlots:
     async def close(self) -> None:
         async with self._use:
             await self._drop()
+        for gate in self._idle:
+            with suppress(Exception):
+                await gate.close()
+        self._idle.clear()
 
 
 class Runtime:
