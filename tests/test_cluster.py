@@ -19,6 +19,8 @@ from monitor.config import load_settings
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 PAGE = "<html><title>t</title><main>{}</main></html>"
+# today, before the digest is due at 08:00 UTC: rounds that queue no digest, whenever tests run
+NIGHT = datetime.now(UTC).replace(hour=3, minute=0)
 
 
 def page_watcher(name, url, **extra):
@@ -142,7 +144,7 @@ def scheduler_round(settings, engine, now=None):
     async def go():
         app = cluster.build_app(settings, role="scheduler", pool_size=2)
         async with app.open_async():
-            return await Scheduler.build(settings, engine, app).tick(now or datetime.now(UTC))
+            return await Scheduler.build(settings, engine, app).tick(now or NIGHT)
 
     return asyncio.run(go())
 
@@ -177,6 +179,11 @@ def test_the_scheduler_queues_one_poll_per_group_once(pg_settings):
     assert polls == ["a", "d"]
     periodic = sorted(task for task, _, _ in jobs(settings) if task != cluster.POLL)
     assert periodic == [cluster.DELIVER, cluster.MILESTONES]  # once per period
+    # the digest: once a day at digest_at, however many rounds (and schedulers) ask
+    for minutes in (0, 20, 40):
+        scheduler_round(settings, engine, NIGHT.replace(hour=8, minute=minutes))
+    daily = [task for task, _, _ in jobs(settings) if task == cluster.DIGEST]
+    assert daily == [cluster.DIGEST]
 
 
 def test_a_worker_fetches_a_shared_url_once_for_all_its_watchers(pg_settings, server):
