@@ -634,6 +634,72 @@ def watchers_command(app: App, fmt):
     )
 
 
+@cli.command()
+@click.option("--concurrency", type=click.IntRange(1, 256), help="Jobs run at once ([cluster]).")
+@click.option("--drain", is_flag=True, help="Exit once no job is waiting.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every job.")
+@click.pass_obj
+def worker(app: App, concurrency, drain, verbose):
+    """Run poll and delivery jobs of a cluster on PostgreSQL; start as many as you like.
+
+    SIGTERM lets running jobs finish (or returns them to the queue). Example:
+    claimwatch --db postgresql://claimwatch@db.example.org/claimwatch worker
+    """
+    from monitor.cluster import prepare
+    from monitor.worker import run_worker
+
+    _cluster_logging(verbose)
+    engine = prepare(app.settings)
+    click.echo(f"Claimwatch worker on {_safe_url(app.settings.database_url)} (Ctrl-C to stop)")
+    run_worker(app.settings, engine, concurrency=concurrency, drain=drain)
+    click.echo("Claimwatch worker stopped.")
+
+
+@cli.command()
+@click.option("-v", "--verbose", is_flag=True, help="Log every round.")
+@click.pass_obj
+def scheduler(app: App, verbose):
+    """Queue the cluster's jobs: due polls, delivery, the digest, the milestone check.
+
+    Run two for availability: one is active, the other takes over when it dies. Example:
+    claimwatch --db postgresql://claimwatch@db.example.org/claimwatch scheduler
+    """
+    from monitor.cluster import prepare
+    from monitor.leader import run_scheduler
+
+    _cluster_logging(verbose)
+    engine = prepare(app.settings)
+    click.echo(f"Claimwatch scheduler on {_safe_url(app.settings.database_url)} (Ctrl-C to stop)")
+    run_scheduler(app.settings, engine)
+    click.echo("Claimwatch scheduler stopped.")
+
+
+@cli.command("workers")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.pass_obj
+def workers_command(app: App, fmt):
+    """Cluster health: workers (last heartbeat, jobs running), queue depth, oldest waiting job.
+
+    Example: claimwatch workers --format json
+    """
+    from monitor import render
+    from monitor.cluster import cluster_health, health_lines
+
+    health = cluster_health(app.settings)
+    if fmt == "json":
+        click.echo(render.to_json(health))
+    else:
+        click.echo("\n".join(health_lines(health)))
+
+
+def _cluster_logging(verbose: bool) -> None:
+    import logging
+
+    _logging(logging.INFO)
+    if not verbose:  # a line per job is too much by default
+        logging.getLogger("procrastinate").setLevel(logging.WARNING)
+
+
 def _deliver_due(app: App, *, ignore_schedule: bool = False):
     from alerts.deliver import deliver
     from monitor.render import plain, plural

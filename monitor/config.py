@@ -136,6 +136,22 @@ class HttpConfig(Strict):
     _durations = field_validator("backoff_max")(_duration)
 
 
+class ClusterConfig(Strict):
+    """The cluster on PostgreSQL (`claimwatch worker`, `claimwatch scheduler`)."""
+
+    concurrency: int = Field(default=8, ge=1, le=256)  # jobs one worker runs at once
+    tick: str = "5s"  # how often the scheduler queues due polls; a standby's takeover time
+    heartbeat: str = "10s"  # how often a worker says it is alive
+    stalled_after: str = "30s"  # a worker silent this long is dead; its jobs run again
+    _durations = field_validator("tick", "heartbeat", "stalled_after")(_duration)
+
+    @model_validator(mode="after")
+    def _order(self):
+        if parse_duration(self.stalled_after) <= parse_duration(self.heartbeat):
+            raise ValueError("stalled_after must be longer than heartbeat")
+        return self
+
+
 class Settings(Strict):
     database_url: str = "sqlite:///claimwatch.db"
     timezone: str = "UTC"
@@ -149,6 +165,7 @@ class Settings(Strict):
     watchers: list[WatcherConfig] = []
     alerts: AlertsConfig = AlertsConfig()
     http: HttpConfig = HttpConfig()
+    cluster: ClusterConfig = ClusterConfig()
     source: str = "built-in defaults"  # where the settings came from, for messages
 
     _durations = field_validator("stale_after", "removal_after")(_duration)

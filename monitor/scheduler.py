@@ -105,33 +105,37 @@ class Service:
             )
 
     def send_digest(self) -> None:
-        email = self.settings.alerts.email
-        if not (email.smtp_host and email.recipients):
-            return
-        today = self.clock().astimezone(self.settings.tz).date()
-        try:
-            log.info(
-                "digest for %s: %s",
-                today,
-                send_digest(self.engine, self.settings, today, now=self.clock()),
-            )
-        except Exception as exc:  # retried by the next run of the job; the error shows in the log
-            log.error("digest for %s not sent: %s", today, exc)
+        daily_digest(self.engine, self.settings, self.clock())
 
     def check_milestones(self) -> int:
-        today = self.clock().astimezone(self.settings.tz).date()
-        with Session(self.engine) as session:
-            due = milestones(session, session.exec(select(Claim)).all(), today)
-        overdue = [m for m in due if m["days_left"] < 0 and m["state"] not in ("met", "slipped")]
-        added = record_milestone_alerts(
-            self.engine, overdue, channels=enabled_channels(self.settings), now=self.clock()
-        )
-        if added:
-            log.info("milestones: %d overdue alert(s) raised", added)
-        return added
+        return check_milestones(self.engine, self.settings, self.clock())
 
     def close(self) -> None:
         self.poller.close()
+
+
+def daily_digest(engine: Engine, settings: Settings, now: datetime) -> None:
+    """Mail today's digest when email is configured; once per date, whoever asks."""
+    email = settings.alerts.email
+    if not (email.smtp_host and email.recipients):
+        return
+    today = now.astimezone(settings.tz).date()
+    try:
+        log.info("digest for %s: %s", today, send_digest(engine, settings, today, now=now))
+    except Exception as exc:  # retried by the next run of the job; the error shows in the log
+        log.error("digest for %s not sent: %s", today, exc)
+
+
+def check_milestones(engine: Engine, settings: Settings, now: datetime) -> int:
+    """Raise an alert for each milestone overdue and not yet met or slipped (once each)."""
+    today = now.astimezone(settings.tz).date()
+    with Session(engine) as session:
+        due = milestones(session, session.exec(select(Claim)).all(), today)
+    overdue = [m for m in due if m["days_left"] < 0 and m["state"] not in ("met", "slipped")]
+    added = record_milestone_alerts(engine, overdue, channels=enabled_channels(settings), now=now)
+    if added:
+        log.info("milestones: %d overdue alert(s) raised", added)
+    return added
 
 
 def poll_job(name: str) -> None:

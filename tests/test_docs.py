@@ -9,6 +9,7 @@ import watchers
 from monitor.cli import cli
 from monitor.config import (
     AlertsConfig,
+    ClusterConfig,
     EmailConfig,
     HttpConfig,
     Settings,
@@ -34,8 +35,13 @@ def test_every_watcher_kind_is_documented(kind):
 @pytest.mark.parametrize(
     "name",
     sorted(
-        {f for f in Settings.model_fields if f not in ("source", "watchers", "alerts", "http")}
+        {
+            f
+            for f in Settings.model_fields
+            if f not in ("source", "watchers", "alerts", "http", "cluster")
+        }
         | {f for f in HttpConfig.model_fields}
+        | {f for f in ClusterConfig.model_fields}
         | {f for f in AlertsConfig.model_fields if f not in ("slack", "email")}
         | {f for f in SlackConfig.model_fields}
         | {f for f in EmailConfig.model_fields}
