@@ -395,7 +395,8 @@ class Reading:
         if after and passive:
             agent = after[0][1]
         if agent == "owner":
-            return "owner" if self.rules.new_run.search(masked) else ""
+            new = self.rules.new_run.search(masked) or self._beyond_claims(sentence)
+            return "owner" if new else ""
         return agent or ""
 
     def _parties(self, sentence: str) -> list[tuple[int, str]]:
@@ -419,6 +420,19 @@ class Reading:
                     parties.append((m.start(), kind))
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
         return sorted(parties)
+
+    def _beyond_claims(self, sentence: str) -> bool:
+        """A run under conditions none of the subject's claims holds (B0 silicon, MTP on) is a
+        new run even when its owner does not say so."""
+        spec = self.subject.measurement
+        if spec is None or not spec.new_conditions:
+            return False
+        stated = self.conditions_in(sentence)
+        held = [ref.conditions for refs in self.index.by_metric.values() for ref in refs]
+        return any(
+            key in spec.new_conditions and all(c.get(key, value) != value for c in held)
+            for key, value in stated.items()
+        )
 
     def _names_product(self, text: str, at: int) -> bool:
         rest = POSSESSIVE.sub("", text[at : at + 12], count=1)
@@ -529,7 +543,7 @@ class Reading:
                 metric = self._metric(sentence.text, quantity) or self._metric_before(
                     number, quantity
                 )
-                if metric is None:
+                if not metric:
                     continue
                 if stated is None:
                     stated = self.conditions_in(sentence.text, number)
@@ -590,12 +604,17 @@ class Reading:
         return best or (defaults[0] if len(defaults) == 1 else None)
 
     def _metric_before(self, number: int, quantity: Quantity):
-        """ "The lab measured 1.24 seconds": a bare figure measures what the sentence before named,
-        when exactly one metric of its quantity is named there."""
-        if number == 0:
-            return None
-        before = self.analysed[number - 1][0].text
+        """ "The lab measured 1.24 seconds": a bare figure measures what the nearest of the three
+        sentences before it named, when exactly one metric of its quantity is named there."""
         text = self.analysed[number][0].text
+        for back in range(number - 1, max(-1, number - 4), -1):
+            found = self._named_in(self.analysed[back][0].text, text, quantity)
+            if found is not None:
+                return found
+        return None
+
+    def _named_in(self, before: str, text: str, quantity: Quantity):
+        """The one metric of the figure's quantity an earlier sentence names, if exactly one."""
         near = text[max(0, quantity.start - 30) : quantity.end + 20]
         named = [
             m
@@ -607,7 +626,9 @@ class Reading:
             and not (m.unless and (m.unless.search(text) or m.unless.search(before)))
             and not (m.needs and not m.needs.search(text))
         ]
-        return named[0] if len(named) == 1 else None
+        if len(named) > 1:
+            return False  # named, but ambiguously: look no further back
+        return named[0] if named else None
 
     def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
         refs = self.index.find(self.subject.id, metric, model)

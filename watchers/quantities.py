@@ -31,7 +31,7 @@ MULTIPLIER = {
     "k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "百万": 1e6,
     "billion": 1e9, "bn": 1e9, "万": 1e4, "亿": 1e8,
 }  # fmt: skip
-DASH = r"\s*(?:–|-|—|~|〜|to|至|到)\s*"
+DASH = r"\s*(?:–|-|—|~|〜|to|至|到|(?<=\d)\s+and(?=\s))\s*"  # "and": only after "between"
 RANGE = re.compile(
     rf"(?<![A-Za-z0-9_.])(?:(?<!\d,)|(?!\d{3}(?![\d.])))(?P<lo>\d+(?:\.\d+)?)\s*(?:[x×倍%])?{DASH}(?P<hi>\d+(?:\.\d+)?)\s*(?P<u>x\b|×|倍|times\b|%|percent)",
     re.I,
@@ -70,6 +70,7 @@ AFTER = [
 BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
+    ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+joule\b|每焦(?:耳)?", re.I)),
     ("throughput-per-user", 1.0, re.compile(r"per[- ]user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个)?用户|单用户|单流|per stream", re.I)),
 ]  # fmt: skip
 PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
@@ -102,6 +103,10 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
     for match in RANGE.finditer(sentence):
+        if " and " in match.group(0) and not re.search(
+            r"between\s*$", sentence[: match.start()], re.I
+        ):
+            continue  # "X and Y times" is a range only as "between X and Y"
         lo, hi = float(match.group("lo")), float(match.group("hi"))
         unit = match.group("u").lower()
         if lo <= hi:

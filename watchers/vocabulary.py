@@ -96,6 +96,8 @@ class Measurement:
     owner_level: str
     full_cues: re.Pattern | None
     spot_check: re.Pattern | None
+    # conditions under which the owner's own run is news by itself (no claim holds them)
+    new_conditions: tuple[str, ...] = ()
 
 
 @dataclass
@@ -249,6 +251,7 @@ def _subject(data: dict, where: str) -> Subject:
             owner_level=measurement.get("owner_level", "self-reported"),
             full_cues=_any(measurement.get("full_cues"), f"{where}: measurement.full_cues"),
             spot_check=_any(measurement.get("spot_check"), f"{where}: measurement.spot_check"),
+            new_conditions=tuple(measurement.get("new_conditions", [])),
         )
     for index, raw_implies in enumerate(data.get("implies", [])):
         when = {
