@@ -58,7 +58,9 @@ def test_board_leads_with_changes_then_claims_by_theme(client, demo_db):
     ids = {c["id"] for c in cli_json(demo_db, "claims")}
     assert text.count('class="claim-row"') == len(ids)
     themes = re.findall(r'<h3 class="theme">([^<]+)', text)
-    assert len(themes) >= 5 and "Peak throughput per kW" in " ".join(themes)
+    assert {"performance", "verification", "roadmap", "silicon", "prices and market"} <= {
+        t.strip() for t in themes
+    }
     dates = re.findall(r'<tr class="change-row">\s*<td class="when"[^>]*title="([^"]+)"', text)
     assert dates and dates == sorted(dates, reverse=True)
     assert "independent partial re-test" in text and "10 USD/1M tokens → 8 USD/1M tokens" in text
