@@ -59,7 +59,7 @@ WORKLOAD_KINDS = [
 LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
-    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于)\s*(?:the\s+)?(?:nvidia's\s+|英伟达\s*)?$",
+    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于)\s*(?:the\s+)?(?:\w+(?:'s|’s)\s+)?$",
     re.I,
 )
 
@@ -153,6 +153,9 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
     if held.mismatch and not candidate.mismatch:
         found[slot] = candidate
         return
+    if candidate.signal == held.signal == "figures" and candidate.measured and not held.measured:
+        found[slot] = candidate  # the item's own measurement beats the figure it quotes
+        return
     ladder = (claims.get(candidate.claim_id) or {}).get("ladder") or []
     if (
         candidate.value in ladder
@@ -204,12 +207,16 @@ class Reading:
         ):
             if pattern is None:
                 continue
-            for m in pattern.finditer(text):
-                # "over GB200", "than Nvidia's": the other side of a comparison, not its topic
+            skipped_end = -10
+            for m in sorted(pattern.finditer(text), key=lambda m: m.start()):
+                # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
+                # comparison, not its topic (a name right after a skipped one goes with it)
                 if not ours and (
                     COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
                     or RATIO_OF.match(text, m.end())
+                    or 0 <= m.start() - skipped_end <= 2
                 ):
+                    skipped_end = m.end()
                     continue
                 out.append(Mention(m.start(), m.end(), ours))
         out.sort(key=lambda m: (m.start, not m.ours))
@@ -258,8 +265,15 @@ class Reading:
         """Was the subject named at or before sentence `number`?"""
         return any(m.ours for mentions in self.mentions[: number + 1] for m in mentions)
 
-    def model_at(self, number: int, position: int) -> str | None:
+    def model_at(self, number: int, position: int, end: int | None = None) -> str | None:
         marks = self.models[number]
+        if end is not None:
+            text = self.analysed[number][0].text
+            link = MODEL_AFTER.match(text, end)
+            if link:
+                following = [name for start, name in marks if start == link.end()]
+                if following:
+                    return following[0]  # "44.8 times for GPT-OSS 120B"
         before = [name for start, name in marks if start <= position]
         if before:
             return before[-1]
@@ -350,10 +364,17 @@ class Reading:
     def _same_party(self, number: int, at: int) -> str:
         """ "It ran …", "该实验室跑了…": a pronoun or a definite party carries on the independent
         party named in the sentence before."""
-        if number == 0 or not PRONOUN_AGENT.search(self.analysed[number][0].text[:at]):
+        if number == 0:
             return ""
+        text = self.analysed[number][0].text
+        if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
+            return ""  # a party of its own is named: it is not the one before
         kinds = {kind for _, kind in self._parties(self.analysed[number - 1][0].text)}
-        return "independent" if kinds == {"independent"} else ""
+        if kinds == {"independent"}:
+            return "independent"
+        if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
+            return "owner"
+        return ""
 
     def _on_topic(self, number: int) -> bool:
         """A sentence about the subject's benchmarks: it names the subject, a tracked model or a
@@ -548,12 +569,25 @@ class Reading:
                 if stated is None:
                     stated = self.conditions_in(sentence.text, number)
                 conditions = {**self.measurement[2], **stated}
-                model = respective.get(quantity.start) or self.model_at(number, quantity.start)
-                measured = bool(who) or metric.disclosure
+                model = respective.get(quantity.start) or self.model_at(
+                    number, quantity.start, quantity.end
+                )
+                measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
         return out
+
+    def _quoted(self, number: int, quantity: Quantity) -> bool:
+        """ "官方说…1.7到3.6倍", "OpenAI's 19,600": a figure the clause gives as the owner's word is
+        quoted, not measured by the item's own run."""
+        if self.measurement[0] != "independent":
+            return False
+        sentence = self.analysed[number][0]
+        clause = sentence.clause_at(quantity.start)
+        lead = sentence.text[max(clause.start, quantity.start - 24) : quantity.start]
+        owner = self.subject.owner
+        return bool(QUOTED.search(lead) or (owner is not None and _owners_word(owner).search(lead)))
 
     def _respectively(self, number: int) -> dict[int, str]:
         """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i."""
@@ -690,6 +724,14 @@ def _matches(signal: Signal, part: str):
             yield [(match.start(), match.end()) for match in found]
 
 
+@cache
+def _owners_word(owner: re.Pattern) -> re.Pattern:
+    """The owner's possessive or speech just before a figure ("OpenAI's 19,600", "官方说")."""
+    return re.compile(
+        rf"(?:{owner.pattern}|the company)(?:'s|’s| says| said|的|说|称)\s*\S{{0,6}}$", re.I
+    )
+
+
 def _owned(owner: re.Pattern, text: str, at: int) -> bool:
     """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队")?"""
     before = text[max(0, at - 28) : at]
@@ -767,10 +809,14 @@ RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
 )
+QUOTED = re.compile(
+    r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
+)
+MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
 PAIR_JOIN = re.compile(
     r"\s*(?:nvl\d+\s*)?(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
-    r"(?:(?:openai|nvidia)(?:'s)?\s*|英伟达\s*|the\s+)?",
+    r"(?:\w+(?:'s|’s)\s+|the\s+)?",
     re.I,
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
