@@ -14,7 +14,7 @@ from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
-DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "item")
+DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", "item")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,9 @@ def scopes(
     table = table or cues()
     text = _masked(sentence.text, table.pseudo)
     out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
-    for category, pattern in table.by_direction["sentence"] + table.by_direction["item"]:
+    for category, pattern in (
+        table.by_direction["sentence"] + table.by_direction["previous"] + table.by_direction["item"]
+    ):
         if pattern.search(text):
             out.append(Scope(0, len(text), category))
     for direction, pieces in (
@@ -119,3 +121,10 @@ def title_scopes(title: str, table: Cues | None = None) -> frozenset[str]:
     return frozenset(
         category for category, pattern in table.by_direction["sentence"] if pattern.search(masked)
     )
+
+
+def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str]:
+    """Categories this sentence gives the one before it ("这只是估算")."""
+    table = table or cues()
+    masked = _masked(sentence.text, table.pseudo)
+    return frozenset(c for c, pattern in table.by_direction["previous"] if pattern.search(masked))

@@ -14,7 +14,15 @@ from functools import cache
 from pathlib import Path
 
 from watchers.base import Candidate, ParsedItem
-from watchers.context import Scope, item_scopes, scopes, status, statuses, title_scopes
+from watchers.context import (
+    Scope,
+    item_scopes,
+    looking_back,
+    scopes,
+    status,
+    statuses,
+    title_scopes,
+)
 from watchers.quantities import UNITS, Quantity, quantities
 from watchers.text import Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
@@ -128,7 +136,9 @@ def extract_item(
     title, body = normalise(item.title), normalise(item.text)
     text = f"{title}.\n{body}" if title and body else title or body
     whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
-    analysed = [(s, scopes(s, whole=whole)) for s in sentences(text)]
+    split = sentences(text)
+    back = [looking_back(s) for s in split[1:]] + [frozenset()]
+    analysed = [(s, scopes(s, whole=whole | b)) for s, b in zip(split, back, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
     for subject in r.subjects:
