@@ -244,7 +244,12 @@ class Reading:
         """Is this stretch of sentence `number` about the subject rather than another device?"""
         sentence = self.analysed[number][0]
         clause = sentence.clause_at(position)
-        before = [m for m in self.mentions[number] if m.end <= position]
+        aside = [(m.start(), m.end()) for m in APPOSITIVE.finditer(sentence.text)]
+        before = [
+            m
+            for m in self.mentions[number]
+            if m.end <= position and not any(a <= m.start < b <= position for a, b in aside)
+        ]
         if before:
             last = before[-1]
             if not last.ours and last.start >= clause.start:
@@ -542,7 +547,7 @@ class Reading:
                 found_in = self.analysed[number][1]
                 if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
                     continue
-                at = min(a for a, _ in stretches)
+                at = stretches[0][0]  # a pattern, or the first term: what the signal is about
                 if signal.exclude and signal.exclude.search(part):
                     continue
                 if signal.require and not signal.require.search(self.text):
@@ -576,6 +581,7 @@ class Reading:
                 )
                 if not metric:
                     continue
+                metric = self._held_over(number, quantity, metric)
                 if stated is None:
                     stated = self.conditions_in(sentence.text, number)
                 conditions = {**self.measurement[2], **stated}
@@ -646,6 +652,18 @@ class Reading:
             if distance is not None and (best_distance is None or distance < best_distance):
                 best, best_distance = metric, distance
         return best or (defaults[0] if len(defaults) == 1 else None)
+
+    def _held_over(self, number: int, quantity: Quantity, metric):
+        """ "两边都维持约169 token/s的单用户速度。Jalapeño每千瓦约9,800": a condition said in the
+        sentence before (a sentence-wide cue) still holds for a bare figure of its quantity, unless
+        the figure says it is the peak."""
+        if metric.cues is not None or number == 0 or PEAK.search(self.analysed[number][0].text):
+            return metric
+        before = self.analysed[number - 1][0].text
+        for other in self.subject.metrics:
+            if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
+                return other
+        return metric
 
     def _metric_before(self, number: int, quantity: Quantity):
         """ "The lab measured 1.24 seconds": a bare figure measures what the nearest of the three
@@ -819,6 +837,9 @@ RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
 )
+# ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
+APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
+PEAK = re.compile(r"\bpeak\b|\bmaximum\b|峰值|最高|最大", re.I)
 QUOTED = re.compile(
     r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
 )
