@@ -23,7 +23,8 @@ from watchers.context import (
     statuses,
     title_scopes,
 )
-from watchers.quantities import UNITS, Quantity, quantities
+from watchers.quantities import UNITS, Quantity, bare_numbers, quantities
+from watchers.quantities import comparator_before as _comparator_before
 from watchers.text import Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
 from watchers.vocabulary import rules as load_rules
@@ -566,10 +567,19 @@ class Reading:
     def _figures(self) -> list[Candidate]:
         out = []
         who = self.measurement[0]
+        last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
         for number, (sentence, _) in enumerate(self.analysed):
             stated = None
             respective = self._respectively(number)
-            for quantity in quantities(sentence.text):
+            bare = bare_numbers(sentence.text)
+            found = sorted([*quantities(sentence.text), *bare], key=_start)
+            for quantity in found:
+                if not isinstance(quantity, Quantity):
+                    if last is None or number - last[0] > 2:
+                        continue
+                    quantity = self._listed(number, quantity, last[1])
+                    if quantity is None:
+                        continue
                 if quantity.comparator:
                     continue
                 if self.asserted(number, quantity.start) is not None:
@@ -582,6 +592,7 @@ class Reading:
                 if not metric:
                     continue
                 metric = self._held_over(number, quantity, metric)
+                last = (number, quantity, metric)
                 if stated is None:
                     stated = self.conditions_in(sentence.text, number)
                 conditions = {**self.measurement[2], **stated}
@@ -652,6 +663,23 @@ class Reading:
             if distance is not None and (best_distance is None or distance < best_distance):
                 best, best_distance = metric, distance
         return best or (defaults[0] if len(defaults) == 1 else None)
+
+    def _listed(self, number: int, bare: tuple, previous: Quantity) -> Quantity | None:
+        """ "DeepSeek R1 landed at 19,450", "Kimi K2.5为1.71万": a bare number right after a model's
+        name, in a list whose last figure had a unit, is a figure of that unit and scale."""
+        text = self.analysed[number][0].text
+        start, end, value = bare
+        models = [s for s, _ in self.models[number] if s < start]
+        if (
+            not models
+            or start - models[-1] > 36
+            or not BARE_LEAD.fullmatch(text[models[-1] : start])
+        ):
+            return None
+        ratio = value / previous.value if isinstance(previous.value, float) else 0
+        if not 1 / 10 <= ratio <= 10:
+            return None  # another scale: not the list's unit
+        return Quantity(start, end, value, previous.quantity, _comparator_before(text, start))
 
     def _held_over(self, number: int, quantity: Quantity, metric):
         """ "两边都维持约169 token/s的单用户速度。Jalapeño每千瓦约9,800": a condition said in the
@@ -775,6 +803,11 @@ def _owned(owner: re.Pattern, text: str, at: int) -> bool:
     )
 
 
+def _start(figure) -> int:
+    """Where a figure starts: a Quantity, or a bare number's (start, end, value)."""
+    return figure.start if isinstance(figure, Quantity) else figure[0]
+
+
 def _holds(stated, wanted: tuple) -> bool:
     if stated is None:
         return False
@@ -839,6 +872,12 @@ RERUN = re.compile(
 )
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
+# between a model's name and its bare figure: "landed at", "came in at", "为", ":", "is"
+BARE_LEAD = re.compile(
+    r"\S.*?(?:\s(?:landed at|came in at|reached|hit|at|is|was|of|with)|为|是|达到|:|：)?\s*"
+    r"(?:about|around|roughly|约)?\s*",
+    re.I | re.S,
+)
 PEAK = re.compile(r"\bpeak\b|\bmaximum\b|峰值|最高|最大", re.I)
 QUOTED = re.compile(
     r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I

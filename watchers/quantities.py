@@ -171,3 +171,34 @@ def _comparator(sentence: str, match: re.Match) -> bool:
 
 def _after_comparator(before: str) -> bool:
     return bool(COMPARATOR_BEFORE.search(before[-20:]))
+
+
+# what follows a number that has a unit or a count of its own: not a bare figure
+BARE_UNIT = re.compile(
+    r"[a-zA-Z\u4e00-\u9fff%×]|\s*(?:%|x\b|×|倍)|\s+(?:gb|tb|mb|gw|mw|kw|w|nm|ms|s|pflops|tflops|models?"
+    r"|users?|sessions?|nodes?|chips?|racks?|gpus?|boards?|tokens?|days?|weeks?|months?|years?)\b",
+    re.I,
+)
+
+
+def bare_numbers(sentence: str) -> list[tuple[int, int, float]]:
+    """Numbers with no unit of their own (a list's "19,450" after "81,200 tok/s/kW"); years,
+    percentages and small counts are left out."""
+    taken = [(q.start, q.end) for q in quantities(sentence)]
+    out = []
+    for match in NUMBER.finditer(sentence):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        if BARE_UNIT.match(sentence, match.end()):
+            continue
+        value = to_number(match.group("n"), match.group("m"))
+        if value < 100 or (1900 <= value <= 2100 and not match.group("m")):
+            continue
+        out.append((match.start(), match.end(), value))
+    return out
+
+
+def comparator_before(sentence: str, start: int) -> bool:
+    """Is the number at `start` the other side of a comparison ("against 18,200", "官方1.82万")?"""
+    before = sentence[max(0, start - 24) : start]
+    return _after_comparator(before) or bool(re.search(r"官方\s*$|official\s*$", before, re.I))
