@@ -36,9 +36,8 @@ from harness import (
 )
 
 URLWATCH = "urlwatch==2.29"
-SUMMARY = re.compile(
-    r"(\d+) ok \((\d+) not modified\), (\d+) failed; (\d+) new items, (\d+) observations"
-)
+SUMMARY = re.compile(r"^([\d,]+) polled: (.*?); ([\d,]+) new items?, ([\d,]+) observations?", re.M)
+COUNT = re.compile(r"([\d,]+) ([a-z][a-z -]*)")
 GOALS = {"new": 2.0, "304": 5.0}
 SCENARIOS = {"new": "every feed new (parse, extract, store)", "304": "every feed answers 304"}
 
@@ -90,10 +89,15 @@ class Claimwatch:
         found = SUMMARY.search(out.read_text(errors="replace"))
         if not found:  # the server's log still tells what was answered
             return measured, "(no summary line)"
-        ok, not_modified, failed, items, observations = (int(g) for g in found.groups())
-        if failed or ok != self.count:
-            raise SystemExit(f"claimwatch {label}: {ok} ok, {failed} failed of {self.count}")
-        return measured, f"{items} items, {observations} observations, {not_modified} not modified"
+        polled, states, items, observations = found.groups()
+        counts = {word.strip(): _number(n) for n, word in COUNT.findall(states)}
+        good = counts.get("ok", 0) + counts.get("not modified", 0)
+        if _number(polled) != self.count or good != self.count:
+            raise SystemExit(f"claimwatch {label}: {polled} polled, {states} (of {self.count})")
+        return measured, (
+            f"{_number(items)} items, {_number(observations)} observations, "
+            f"{counts.get('not modified', 0)} not modified"
+        )
 
 
 class Urlwatch:
@@ -130,6 +134,10 @@ class Urlwatch:
         with sqlite3.connect(state / "cache.db") as db:
             jobs = db.execute("SELECT COUNT(DISTINCT guid) FROM CacheEntry").fetchone()[0]
         return measured, f"{jobs} jobs cached"
+
+
+def _number(text: str) -> int:
+    return int(text.replace(",", ""))
 
 
 def _slug(label: str) -> str:
