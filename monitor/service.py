@@ -268,10 +268,10 @@ class Poller:
         for attempt in range(STORE_ATTEMPTS):
             try:
                 with Writer(self.engine, self.cache, self.writer_settings) as writer:
-                    reports = {
-                        r.name: writer.record(self._outcome(writer, r, states))
-                        for r in sorted(batch, key=lambda r: r.name)
-                    }
+                    ordered = sorted(batch, key=lambda r: r.name)
+                    outcomes = [self._outcome(writer, r, states) for r in ordered]
+                    writer.lock_watchers(outcomes)
+                    reports = {o.watcher: writer.record(o) for o in outcomes}
                 return [reports[r.name] for r in batch]
             except DBAPIError as exc:
                 if not retryable(exc) or attempt == STORE_ATTEMPTS - 1:
