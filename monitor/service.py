@@ -1,8 +1,9 @@
 """Opening the database and running the flow: fetch → parse → extract → judge → store.
 
-Fetching is asyncio: every fetch of a batch runs at once, bounded per host and in all. Parsing runs
-on one worker thread, extraction, judging and storing on another (the writer), which stores what
-is ready in one transaction; so the event loop only ever waits for the network.
+Fetching is asyncio: every fetch of a batch runs at once, bounded per host and in all. Parsing,
+extraction, judging and storing run on one worker thread (the writer), which takes whatever has
+been fetched as one batch and stores it in one transaction; so the event loop only ever waits for
+the network, and hands work over once per batch rather than once per poll.
 """
 
 from __future__ import annotations
@@ -119,11 +120,9 @@ class Poller:
                 polls=settings.removal_polls, after=parse_duration(settings.removal_after)
             ),
         )
-        self._parse_pool = ThreadPoolExecutor(1, thread_name_prefix="parse")
         self._write_pool = ThreadPoolExecutor(1, thread_name_prefix="store")
 
     def close(self) -> None:
-        self._parse_pool.shutdown(wait=True)
         self._write_pool.shutdown(wait=True)
 
     def names(self, wanted: Iterable[str] = ()) -> list[str]:
@@ -226,13 +225,10 @@ class Poller:
         except Exception as exc:  # a bug must not stop the batch; it shows in health
             log.exception("fetch of %s failed unexpectedly", group.url)
             outcome["internal"] = f"{group.url}: {type(exc).__name__}: {exc}"[:500]
-        loop = asyncio.get_running_loop()
         for name in group.names:
             result = Polled(name=name, **outcome)
-            if result.fetched is not None:
-                result = await loop.run_in_executor(self._parse_pool, self._parse, result)
             result.elapsed = time.monotonic() - started
-            results.put_nowait(result)
+            results.put_nowait(result)  # parsed on the writer's thread, with its batch
 
     def _parse(self, result: Polled) -> Polled:
         watcher = self.watchers[result.name]
@@ -263,8 +259,13 @@ class Poller:
         return reports
 
     def _store(self, batch: list[Polled], states: dict) -> list[PollReport]:
-        """One transaction for the batch, in watcher order (writers lock rows in the same order);
-        a deadlock with another process's writer stores the batch again."""
+        """Parse what was fetched, then one transaction for the batch, in watcher order (writers
+        lock rows in the same order); a deadlock with another process's writer stores the batch
+        again."""
+        for result in batch:
+            unread = result.parsed is None and result.error is None and result.internal is None
+            if result.fetched is not None and unread:
+                self._parse(result)
         for attempt in range(STORE_ATTEMPTS):
             try:
                 with Writer(self.engine, self.cache, self.writer_settings) as writer:
