@@ -100,12 +100,14 @@ ROWS_PER_INSERT = 200  # SQLite allows 32,766 parameters in one statement
 class Sql:
     """Plain SQL on the connection the session's transaction runs on, for the statements a batch
     runs per poll and per item: the ORM would cost more than the database. Placeholders are
-    written `?`; times are bound as SQLAlchemy binds them (SQLite: its text format)."""
+    written `?`; times are bound as SQLAlchemy binds them (SQLite: its text format); a driver's
+    error is raised as SQLAlchemy's, so retrying and typed failures work as for ORM statements."""
 
     def __init__(self, session: Session):
         connection = session.connection()
         self.sqlite = connection.dialect.name == "sqlite"
         self.raw = connection.connection.dbapi_connection
+        self.error = connection.dialect.loaded_dbapi.Error
         self._texts: dict[str, str] = {}
 
     def _text(self, sql: str) -> str:
@@ -121,17 +123,23 @@ class Sql:
         return [sqlite_time(v) if isinstance(v, datetime) else v for v in values]
 
     def rows(self, sql: str, values=()) -> list[tuple]:
+        text = self._text(sql)
         cursor = self.raw.cursor()
         try:
-            cursor.execute(self._text(sql), self._bind(values))
+            cursor.execute(text, self._bind(values))
             return cursor.fetchall() if cursor.description else []
+        except self.error as exc:  # parameters stay out of the message: they are web text
+            raise DBAPIError.instance(text, None, exc, self.error) from exc
         finally:
             cursor.close()
 
     def many(self, sql: str, rows: list) -> None:
+        text = self._text(sql)
         cursor = self.raw.cursor()
         try:
-            cursor.executemany(self._text(sql), [self._bind(r) for r in rows])
+            cursor.executemany(text, [self._bind(r) for r in rows])
+        except self.error as exc:
+            raise DBAPIError.instance(text, None, exc, self.error) from exc
         finally:
             cursor.close()
 
@@ -353,6 +361,7 @@ class Writer:
 
     def _record(self, outcome: PollOutcome) -> PollReport:
         """Inside the poll's savepoint: its items, what they said, its alerts and its row."""
+        self.session.connection()  # emits the SAVEPOINT now: the plain statements run inside it
         report = PollReport(watcher=outcome.watcher, outcome="ok")
         ids = self._insert_items(outcome)
         for draft in outcome.items:

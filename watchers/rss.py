@@ -155,9 +155,9 @@ def _entry(item) -> Entry:
     permalink = guid is not None and guid.get("isPermaLink", "true") == "true"
     ident = _text(guid) if guid is not None else ""
     if permalink and ident:
-        ident = URI_FIXER.sub(r"\1\3", ident)
+        ident = _fix_uri(ident)
     if "link" in fields:
-        link = URI_FIXER.sub(r"\1\3", _text(fields["link"]))
+        link = _fix_uri(_text(fields["link"]))
         link = LINK_ENTITY.sub(r"&\g<1>", link.replace("&amp;", "&"))
     elif permalink:
         link = ident
@@ -169,9 +169,17 @@ def _entry(item) -> Entry:
 def _text(element) -> str:
     """An element's text as feedparser keeps it: stripped, with its two encoding repairs."""
     text = (element.text or "").strip()
+    if text.isascii():
+        return text  # neither repair changes ASCII
     with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
         text = text.encode("iso-8859-1").decode("utf-8")
     return text.translate(CP1252)
+
+
+def _fix_uri(uri: str) -> str:
+    """feedparser's repair of extra slashes after the scheme (http:///x is http://x)."""
+    found = URI_FIXER.match(uri)
+    return found[1] + uri[found.end(2) :] if found and found[2] else uri
 
 
 def _date(text: str) -> datetime:
