@@ -245,8 +245,11 @@ class Writer:
         try:
             if exc_type is None:
                 self._write_pending()
+                # read inside the transaction: after the commit it could count another
+                # process's rows this Book has not seen (and costs SQLite a second write lock)
+                version = book_version(self.session)
                 self.session.commit()
-                self.book.version = book_version(self.session)
+                self.book.version = version
             else:
                 self.session.rollback()
                 self.cache.invalidate()
