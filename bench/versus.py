@@ -216,7 +216,10 @@ def summarise(results, answered, count: int, rounds: int, help_s: float, import_
         )
     )
 
-    print("\n| | Claimwatch | urlwatch | ratio |\n|---|---|---|---|")
+    print(
+        "\n| | Claimwatch | urlwatch | polls/s ratio | CPU per poll, urlwatch ÷ Claimwatch |"
+        "\n|---|---|---|---|---|"
+    )
     verdicts = []
     for scenario, label in SCENARIOS.items():
         (cw_wall, cw_cpu, _), (uw_wall, uw_cpu, _) = (
@@ -224,15 +227,16 @@ def summarise(results, answered, count: int, rounds: int, help_s: float, import_
             med[scenario, "urlwatch"],
         )
         ratio = uw_wall / cw_wall  # polls/s over polls/s, the same N on both sides
+        cpu_ratio = uw_cpu / cw_cpu  # steadier than wall time on a machine others share
         print(
             f"| {label} | {cw_wall:.2f} s, {cw_cpu * 1000 / count:.2f} ms CPU/poll "
             f"| {uw_wall:.2f} s, {uw_cpu * 1000 / count:.2f} ms "
-            f"| {ratio:.2f}× urlwatch's polls/s |"
+            f"| {ratio:.2f}× urlwatch's | {cpu_ratio:.2f}× |"
         )
         verdicts.append(f"{label}: {ratio:.2f}× (goal {GOALS[scenario]:g}×)")
     cw_rss = max(med[s, "claimwatch"][2] for s in SCENARIOS)
     uw_rss = max(med[s, "urlwatch"][2] for s in SCENARIOS)
-    print(f"| peak RSS | {cw_rss:.0f} MiB | {uw_rss:.0f} MiB | {cw_rss / uw_rss:.2f}× |")
+    print(f"| peak RSS | {cw_rss:.0f} MiB | {uw_rss:.0f} MiB | {cw_rss / uw_rss:.2f}× | |")
 
     print(f"\n304s counted in the server's access log over {rounds} rounds:")
     for tool in ("claimwatch", "urlwatch"):
