@@ -37,6 +37,7 @@ from watchers.judge import RemovalWindow
 log = logging.getLogger("claimwatch")
 Clock = Callable[[], datetime]
 BATCH = 200  # outcomes stored in one transaction at most
+LINGER = 0.05  # seconds a batch waits for more outcomes after its first
 STORE_ATTEMPTS = 5
 
 
@@ -247,9 +248,7 @@ class Poller:
         loop = asyncio.get_running_loop()
         reports: list[PollReport] = []
         while len(reports) < count:
-            batch = [await results.get()]
-            while not results.empty() and len(batch) < BATCH:
-                batch.append(results.get_nowait())
+            batch = await _gather_batch(results, count - len(reports))
             stored = await loop.run_in_executor(self._write_pool, self._store, batch, states)
             for report, result in zip(stored, batch, strict=True):
                 _log(report, result.elapsed)
@@ -337,6 +336,26 @@ class Poller:
         wait = min(interval * (2 ** min(failures - 1, 16)), cap) * random.uniform(0.8, 1.2)
         wait = max(wait, min(interval, timedelta(minutes=5)))
         return max(wait, timedelta(seconds=retry_after)) if retry_after else wait
+
+
+async def _gather_batch(results: asyncio.Queue, left: int) -> list[Polled]:
+    """The next batch: what is ready, and what arrives within LINGER of the first, up to BATCH
+    (a transaction per batch costs more than the wait)."""
+    batch = [await results.get()]
+    deadline = asyncio.get_running_loop().time() + LINGER
+    while len(batch) < min(BATCH, left):
+        if not results.empty():
+            batch.append(results.get_nowait())
+            continue
+        wait = deadline - asyncio.get_running_loop().time()
+        if wait <= 0:
+            break
+        try:
+            async with asyncio.timeout(wait):
+                batch.append(await results.get())
+        except TimeoutError:
+            break
+    return batch
 
 
 def _backing_off(state: tuple | None, now: datetime) -> bool:
