@@ -145,11 +145,8 @@ class Sql:
 
 
 def sqlite_time(value: datetime) -> str:
-    """A time as SQLAlchemy stores it in SQLite (UTC, without the offset)."""
-    return (
-        f"{value.year:04d}-{value.month:02d}-{value.day:02d} "
-        f"{value.hour:02d}:{value.minute:02d}:{value.second:02d}.{value.microsecond:06d}"
-    )
+    """A time as SQLAlchemy stores it in SQLite: its fields, without the offset (all are UTC)."""
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def placeholders(count: int, width: int = 1) -> str:
