@@ -34,6 +34,10 @@ AREAS = [
     (
         "fetch",
         (
+            "aiohttp/",
+            "yarl/",
+            "multidict/",
+            "asyncio/selector_events.py",
             "httpx/",
             "httpcore/",
             "h11/",
@@ -59,6 +63,7 @@ AREAS = [
             "xml/",
             "sgmllib",
             "watchers/feed.py",
+            "watchers/rss.py",
             "watchers/page.py",
             "watchers/prices.py",
         ),

@@ -157,7 +157,9 @@ def upgrade(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    # on SQLite the driver would run each CREATE outside any transaction: a process killed half
+    # way would leave tables without a version; the writer's engine begins a real transaction
+    with writing(engine).begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from db.engine import writing
-from db.models import Alert, Item, Observation, SourceKey, WatcherState
+from db.models import Alert, Observation, SourceKey, WatcherState
 from db.state import better_verification, book_version, load_book
 from watchers.base import Candidate, ParsedItem, snapshot_key
 from watchers.judge import RemovalWindow, Verdict, judge, judge_keyed, judge_missing
@@ -43,6 +42,116 @@ def clean(text: str | None, limit: int = TEXT_LIMIT) -> str:
 def dumps(value) -> str:
     """JSON for storage; a non-finite number is refused (it is not JSON)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+STATE_COLUMNS = (
+    "kind",
+    "url",
+    "etag",
+    "last_modified",
+    "last_polled_at",
+    "last_success_at",
+    "last_new_item_at",
+    "last_error",
+    "last_error_kind",
+    "last_error_at",
+    "warning",
+    "consecutive_failures",
+    "next_due_at",
+    "items_seen",
+    "polls",
+    "health",
+)
+ITEM_COLUMNS = (
+    "watcher",
+    "dedupe_key",
+    "content_hash",
+    "title",
+    "url",
+    "published_at",
+    "seen_at",
+    "relevant",
+)
+OBSERVATION_COLUMNS = (
+    "claim_id",
+    "key",
+    "value",
+    "value_num",
+    "unit",
+    "at",
+    "seen_at",
+    "source",
+    "url",
+    "title",
+    "excerpt",
+    "signal",
+    "changed",
+    "change_seq",
+    "role",
+    "verification",
+    "mismatch",
+    "delta_pct",
+    "previous_value",
+    "item_id",
+)
+ROWS_PER_INSERT = 200  # SQLite allows 32,766 parameters in one statement
+
+
+class Sql:
+    """Plain SQL on the connection the session's transaction runs on, for the statements a batch
+    runs per poll and per item: the ORM would cost more than the database. Placeholders are
+    written `?`; times are bound as SQLAlchemy binds them (SQLite: its text format); a driver's
+    error is raised as SQLAlchemy's, so retrying and typed failures work as for ORM statements."""
+
+    def __init__(self, session: Session):
+        connection = session.connection()
+        self.sqlite = connection.dialect.name == "sqlite"
+        self.raw = connection.connection.dbapi_connection
+        self.error = connection.dialect.loaded_dbapi.Error
+        self._texts: dict[str, str] = {}
+
+    def _text(self, sql: str) -> str:
+        if self.sqlite:
+            return sql
+        if sql not in self._texts:
+            self._texts[sql] = sql.replace("?", "%s")
+        return self._texts[sql]
+
+    def _bind(self, values) -> list:
+        if not self.sqlite:
+            return list(values)
+        return [sqlite_time(v) if isinstance(v, datetime) else v for v in values]
+
+    def rows(self, sql: str, values=()) -> list[tuple]:
+        text = self._text(sql)
+        cursor = self.raw.cursor()
+        try:
+            cursor.execute(text, self._bind(values))
+            return cursor.fetchall() if cursor.description else []
+        except self.error as exc:  # parameters stay out of the message: they are web text
+            raise DBAPIError.instance(text, None, exc, self.error) from exc
+        finally:
+            cursor.close()
+
+    def many(self, sql: str, rows: list) -> None:
+        text = self._text(sql)
+        cursor = self.raw.cursor()
+        try:
+            cursor.executemany(text, [self._bind(r) for r in rows])
+        except self.error as exc:
+            raise DBAPIError.instance(text, None, exc, self.error) from exc
+        finally:
+            cursor.close()
+
+
+def sqlite_time(value: datetime) -> str:
+    """A time as SQLAlchemy stores it in SQLite: its fields, without the offset (all are UTC)."""
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def placeholders(count: int, width: int = 1) -> str:
+    row = "(" + ", ".join(["?"] * width) + ")" if width > 1 else "?"
+    return ", ".join([row] * count)
 
 
 @dataclass
@@ -106,7 +215,11 @@ class BookCache:
 
 
 class Writer:
-    """`with Writer(engine, cache, settings) as w:` then `w.new_items(...)` and `w.record(...)`."""
+    """`with Writer(engine, cache, settings) as w:` then `w.new_items(...)`, `w.lock_watchers(...)`
+    and `w.record(...)`.
+
+    A poll that stores nothing but its watcher's state (a 304, a failure, a feed without news) is
+    one row of an `executemany` at the end of the batch; a poll with items gets a savepoint."""
 
     def __init__(self, engine: Engine, cache: BookCache, settings: WriterSettings):
         self.engine = writing(engine)
@@ -114,18 +227,26 @@ class Writer:
         self.settings = settings
         self.session: Session | None = None
         self.book: Book | None = None
+        self.sql: Sql | None = None
+        self._states: dict[str, dict] = {}  # watcher rows as stored in this transaction
+        self._pending: dict[str, dict] = {}  # watcher rows to write at the end of the batch
 
     def __enter__(self) -> Writer:
         self.session = Session(self.engine)
         self.session.begin()
+        self.sql = Sql(self.session)
         self.book = self.cache.get(self.session)
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if exc_type is None:
+                self._write_pending()
+                # read inside the transaction: after the commit it could count another
+                # process's rows this Book has not seen (and costs SQLite a second write lock)
+                version = book_version(self.session)
                 self.session.commit()
-                self.book.version = book_version(self.session)
+                self.book.version = version
             else:
                 self.session.rollback()
                 self.cache.invalidate()
@@ -159,18 +280,58 @@ class Writer:
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             found.update(
-                self.session.exec(
-                    select(Item.dedupe_key).where(
-                        Item.watcher == watcher, col(Item.dedupe_key).in_(chunk)
-                    )
+                key
+                for (key,) in self.sql.rows(
+                    "SELECT dedupe_key FROM items WHERE watcher = ? AND dedupe_key IN "
+                    f"({placeholders(len(chunk))})",
+                    [watcher, *chunk],
                 )
             )
         return found
 
+    # ------------------------------------------------------------ watcher rows
+
+    def lock_watchers(self, outcomes: Iterable[PollOutcome]) -> None:
+        """Load (and on PostgreSQL lock, in name order) the rows of a batch's watchers, creating
+        the missing ones; another process creating the same row at once is left to the key."""
+        wanted = {o.watcher: o for o in outcomes if o.watcher not in self._states}
+        self._load_states(sorted(wanted))
+        missing = sorted(name for name in wanted if name not in self._states)
+        if missing:
+            self.sql.many(
+                "INSERT INTO watchers (name, kind, url, consecutive_failures, items_seen, polls, "
+                "health) VALUES (?, ?, ?, 0, 0, 0, 'new') ON CONFLICT DO NOTHING",
+                [(name, wanted[name].kind, wanted[name].url) for name in missing],
+            )
+            self._load_states(missing)
+
+    def _load_states(self, names: list[str]) -> None:
+        lock = "" if self.sql.sqlite else " FOR UPDATE"
+        for start in range(0, len(names), 500):
+            chunk = names[start : start + 500]
+            for name, *values in self.sql.rows(
+                f"SELECT name, {', '.join(STATE_COLUMNS)} FROM watchers "
+                f"WHERE name IN ({placeholders(len(chunk))}) ORDER BY name{lock}",
+                chunk,
+            ):
+                self._states[name] = dict(zip(STATE_COLUMNS, values, strict=True))
+
+    def _write_pending(self) -> None:
+        if self._pending:
+            self.sql.many(_UPDATE_STATE, [_state_values(n, r) for n, r in self._pending.items()])
+            self._pending.clear()
+
     # ------------------------------------------------------------ one poll
 
     def record(self, outcome: PollOutcome) -> PollReport:
-        """Store one poll in a savepoint: a failure to store it becomes its own typed outcome."""
+        """Store one poll; a failure to store it becomes its own typed outcome."""
+        if outcome.watcher not in self._states:
+            self.lock_watchers([outcome])
+        if not outcome.items and not (outcome.snapshot and not outcome.error_kind):
+            state, report, alert = self._next_state(outcome, 0)
+            if alert is None:  # nothing that can fail: the row waits for the batch's update
+                self._states[outcome.watcher] = self._pending[outcome.watcher] = state
+                return report
         try:
             with self.session.begin_nested():
                 return self._record(outcome)
@@ -199,56 +360,91 @@ class Writer:
             return self._record(failed)
 
     def _record(self, outcome: PollOutcome) -> PollReport:
-        state = self._watcher_state(outcome)
+        """Inside the poll's savepoint: its items, what they said, its alerts and its row."""
+        self.session.connection()  # emits the SAVEPOINT now: the plain statements run inside it
         report = PollReport(watcher=outcome.watcher, outcome="ok")
-        if outcome.error_kind:
-            report.outcome, report.error = outcome.error_kind, clean(outcome.error, 500)
-        elif outcome.not_modified:
-            report.outcome = "not-modified"
+        ids = self._insert_items(outcome)
         for draft in outcome.items:
-            self._record_item(outcome, draft, report)
+            self._record_item(outcome, draft, ids.get(draft.dedupe_key), report)
         if outcome.snapshot and not outcome.error_kind:
             self._pending_removals(outcome, report)
-        if report.items:
-            state.items_seen += report.items
-            state.last_new_item_at = outcome.started_at
-        self.session.add(state)
+        state, report_, alert = self._next_state(outcome, report.items)
+        report.outcome, report.error = report_.outcome, report_.error
+        if alert is not None:
+            self._health_alert(outcome.watcher, state, outcome.started_at, alert)
         self.session.flush()
+        self.sql.many(_UPDATE_STATE, [_state_values(outcome.watcher, state)])
+        self._pending.pop(outcome.watcher, None)
+        self._states[outcome.watcher] = state
         return report
 
-    def _watcher_state(self, outcome: PollOutcome) -> WatcherState:
+    def _next_state(self, outcome: PollOutcome, new_items: int) -> tuple[dict, PollReport, str]:
+        """The watcher's row after this poll, its report, and the health alert it raises, if any."""
         now = outcome.started_at
-        state = self.session.get(WatcherState, outcome.watcher, with_for_update=True)
-        if state is None:  # another process may be creating the same row: let the key decide
-            row = {"name": outcome.watcher, "kind": outcome.kind, "url": outcome.url}
-            self._insert_ignore(WatcherState, row, WatcherState.name)
-            state = self.session.get(WatcherState, outcome.watcher, with_for_update=True)
-        state.kind, state.url = outcome.kind, outcome.url
-        state.last_polled_at, state.next_due_at = now, outcome.next_due_at
-        state.polls += 1
+        state = dict(self._states[outcome.watcher])
+        report = PollReport(watcher=outcome.watcher, outcome="ok")
+        alert = None
+        state["kind"], state["url"] = outcome.kind, outcome.url
+        state["last_polled_at"], state["next_due_at"] = now, outcome.next_due_at
+        state["polls"] += 1
         if outcome.error_kind:
-            state.last_error = clean(outcome.error, 500)
-            state.last_error_kind, state.last_error_at = outcome.error_kind, now
-            state.consecutive_failures += 1
-            alarm = state.consecutive_failures >= self.settings.failures_alert
-            if alarm and state.health not in ("failing", "blocked"):
-                state.health = "blocked" if outcome.error_kind == "blocked" else "failing"
-                self._health_alert(state, now, "failing")
+            report.outcome, report.error = outcome.error_kind, clean(outcome.error, 500)
+            state["last_error"] = clean(outcome.error, 500)
+            state["last_error_kind"], state["last_error_at"] = outcome.error_kind, now
+            state["consecutive_failures"] += 1
+            alarm = state["consecutive_failures"] >= self.settings.failures_alert
+            if alarm and state["health"] not in ("failing", "blocked"):
+                state["health"] = "blocked" if outcome.error_kind == "blocked" else "failing"
+                alert = "failing"
         else:
-            if state.health in ("failing", "blocked"):
-                self._health_alert(state, now, "recovered")
-            state.health, state.consecutive_failures = "ok", 0
-            state.last_success_at = now
-            state.warning = clean(outcome.warning, 500) or None
+            if outcome.not_modified:
+                report.outcome = "not-modified"
+            if state["health"] in ("failing", "blocked"):
+                alert = "recovered"
+            state["health"], state["consecutive_failures"] = "ok", 0
+            state["last_success_at"] = now
+            state["warning"] = clean(outcome.warning, 500) or None
             if outcome.etag is not None or outcome.last_modified is not None:
-                state.etag = clean(outcome.etag, 500) or None
-                state.last_modified = clean(outcome.last_modified, 200) or None
-        self.session.add(state)
-        self.session.flush()
-        return state
+                state["etag"] = clean(outcome.etag, 500) or None
+                state["last_modified"] = clean(outcome.last_modified, 200) or None
+        if new_items:
+            state["items_seen"] += new_items
+            state["last_new_item_at"] = now
+        return state, report, alert
 
-    def _record_item(self, outcome: PollOutcome, draft: ItemDraft, report: PollReport) -> None:
-        item_id = self._insert_item(outcome, draft)
+    def _insert_items(self, outcome: PollOutcome) -> dict[str, int]:
+        """Insert the poll's new items, a few statements in all: the id of each by dedupe key;
+        an item another process stored first has none (it stored what that item said too)."""
+        ids: dict[str, int] = {}
+        rows = [self._item_row(outcome, draft) for draft in outcome.items]
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start : start + ROWS_PER_INSERT]
+            returned = self.sql.rows(
+                f"INSERT INTO items ({', '.join(ITEM_COLUMNS)}) VALUES "
+                f"{placeholders(len(chunk), len(ITEM_COLUMNS))} "
+                "ON CONFLICT DO NOTHING RETURNING id, dedupe_key",
+                [value for row in chunk for value in row],
+            )
+            ids.update((key, item_id) for item_id, key in returned)
+        return ids
+
+    def _item_row(self, outcome: PollOutcome, draft: ItemDraft) -> tuple:
+        item = draft.item
+        relevant = any(c.claim_id in self.book.claims for c in draft.candidates)
+        return (
+            outcome.watcher,
+            draft.dedupe_key,
+            item.content_hash,
+            clean(item.title),
+            clean(item.url or outcome.url),
+            item.published_at,
+            outcome.started_at,
+            relevant,
+        )
+
+    def _record_item(
+        self, outcome: PollOutcome, draft: ItemDraft, item_id: int | None, report: PollReport
+    ) -> None:
         if item_id is None:
             return  # another process stored this item, and what it said, first
         report.items += 1
@@ -261,27 +457,15 @@ class Writer:
         for verdict in verdicts:
             self._store_verdict(outcome, draft.item, item_id, verdict, report)
 
-    def _insert_item(self, outcome: PollOutcome, draft: ItemDraft) -> int | None:
-        item = draft.item
-        relevant = any(c.claim_id in self.book.claims for c in draft.candidates)
-        row = {
-            "watcher": outcome.watcher,
-            "dedupe_key": draft.dedupe_key,
-            "content_hash": item.content_hash,
-            "title": clean(item.title),
-            "url": clean(item.url or outcome.url),
-            "published_at": item.published_at,
-            "seen_at": outcome.started_at,
-            "relevant": relevant,
-        }
-        return self._insert_ignore(Item, row, Item.id)
-
-    def _insert_ignore(self, model, row: dict, id_column):
+    def _insert_ignore(self, table: str, row: dict):
         """INSERT … ON CONFLICT DO NOTHING RETURNING id: None when a unique key already holds it."""
-        dialect = self.session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        statement = insert(model).values(**row).on_conflict_do_nothing().returning(id_column)
-        return self.session.execute(statement).scalar_one_or_none()
+        columns = ", ".join(_quoted(c) for c in row)
+        found = self.sql.rows(
+            f"INSERT INTO {table} ({columns}) VALUES ({placeholders(len(row))}) "
+            "ON CONFLICT DO NOTHING RETURNING id",
+            list(row.values()),
+        )
+        return found[0][0] if found else None
 
     # ------------------------------------------------------------ judging
 
@@ -411,7 +595,7 @@ class Writer:
             "previous_value": None if verdict.previous is None else dumps(verdict.previous),
             "item_id": item_id,
         }
-        return self._insert_ignore(Observation, row, Observation.id)
+        return self._insert_ignore("observations", row)
 
     def _rejudge(self, verdict: Verdict) -> Verdict | None:
         """Reload one claim key from the database and judge the candidate again."""
@@ -493,28 +677,39 @@ class Writer:
                 )
             )
 
-    def _health_alert(self, state: WatcherState, now: datetime, what: str) -> None:
+    def _health_alert(self, name: str, state: dict, now: datetime, what: str) -> None:
         body = dumps(
             {
-                "watcher": state.name,
+                "watcher": name,
                 "state": what,
-                "error": state.last_error,
-                "kind": state.last_error_kind,
-                "failures": state.consecutive_failures,
+                "error": state["last_error"],
+                "kind": state["last_error_kind"],
+                "failures": state["consecutive_failures"],
             }
         )
         for channel in self.settings.channels:
             self.session.add(
                 Alert(
-                    event_key=f"health:{state.name}:{what}:{now.isoformat()}",
+                    event_key=f"health:{name}:{what}:{now.isoformat()}",
                     channel=channel,
                     kind="health",
-                    subject=f"watcher {state.name} {'is failing' if what == 'failing' else 'recovered'}",
+                    subject=f"watcher {name} {'is failing' if what == 'failing' else 'recovered'}",
                     body=body,
                     created_at=now,
                     next_attempt_at=now,
                 )
             )
+
+
+_UPDATE_STATE = f"UPDATE watchers SET {', '.join(f'{c} = ?' for c in STATE_COLUMNS)} WHERE name = ?"
+
+
+def _state_values(name: str, state: dict) -> tuple:
+    return (*(state[c] for c in STATE_COLUMNS), name)
+
+
+def _quoted(column: str) -> str:
+    return f'"{column}"'
 
 
 def retryable(exc: DBAPIError) -> bool:

@@ -1,8 +1,9 @@
 """Opening the database and running the flow: fetch → parse → extract → judge → store.
 
-Fetching is asyncio: every fetch of a batch runs at once, bounded per host and in all. Parsing runs
-on one worker thread, extraction, judging and storing on another (the writer), which stores what
-is ready in one transaction; so the event loop only ever waits for the network.
+Fetching is asyncio: every fetch of a batch runs at once, bounded per host and in all. Parsing,
+extraction, judging and storing run on one worker thread (the writer), which takes whatever has
+been fetched as one batch and stores it in one transaction; so the event loop only ever waits for
+the network, and hands work over once per batch rather than once per poll.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from watchers.vocabulary import rules
 log = logging.getLogger("claimwatch")
 Clock = Callable[[], datetime]
 BATCH = 200  # outcomes stored in one transaction at most
+LINGER = 0.05  # seconds a batch waits for more outcomes after its first
 STORE_ATTEMPTS = 5
 
 
@@ -127,11 +129,9 @@ class Poller:
                 polls=settings.removal_polls, after=parse_duration(settings.removal_after)
             ),
         )
-        self._parse_pool = ThreadPoolExecutor(1, thread_name_prefix="parse")
         self._write_pool = ThreadPoolExecutor(1, thread_name_prefix="store")
 
     def close(self) -> None:
-        self._parse_pool.shutdown(wait=True)
         self._write_pool.shutdown(wait=True)
 
     def names(self, wanted: Iterable[str] = ()) -> list[str]:
@@ -234,13 +234,10 @@ class Poller:
         except Exception as exc:  # a bug must not stop the batch; it shows in health
             log.exception("fetch of %s failed unexpectedly", group.url)
             outcome["internal"] = f"{group.url}: {type(exc).__name__}: {exc}"[:500]
-        loop = asyncio.get_running_loop()
         for name in group.names:
             result = Polled(name=name, **outcome)
-            if result.fetched is not None:
-                result = await loop.run_in_executor(self._parse_pool, self._parse, result)
             result.elapsed = time.monotonic() - started
-            results.put_nowait(result)
+            results.put_nowait(result)  # parsed on the writer's thread, with its batch
 
     def _parse(self, result: Polled) -> Polled:
         watcher = self.watchers[result.name]
@@ -259,9 +256,7 @@ class Poller:
         loop = asyncio.get_running_loop()
         reports: list[PollReport] = []
         while len(reports) < count:
-            batch = [await results.get()]
-            while not results.empty() and len(batch) < BATCH:
-                batch.append(results.get_nowait())
+            batch = await _gather_batch(results, count - len(reports))
             stored = await loop.run_in_executor(self._write_pool, self._store, batch, states)
             for report, result in zip(stored, batch, strict=True):
                 _log(report, result.elapsed)
@@ -271,15 +266,20 @@ class Poller:
         return reports
 
     def _store(self, batch: list[Polled], states: dict) -> list[PollReport]:
-        """One transaction for the batch, in watcher order (writers lock rows in the same order);
-        a deadlock with another process's writer stores the batch again."""
+        """Parse what was fetched, then one transaction for the batch, in watcher order (writers
+        lock rows in the same order); a deadlock with another process's writer stores the batch
+        again."""
+        for result in batch:
+            unread = result.parsed is None and result.error is None and result.internal is None
+            if result.fetched is not None and unread:
+                self._parse(result)
         for attempt in range(STORE_ATTEMPTS):
             try:
                 with Writer(self.engine, self.cache, self.writer_settings) as writer:
-                    reports = {
-                        r.name: writer.record(self._outcome(writer, r, states))
-                        for r in sorted(batch, key=lambda r: r.name)
-                    }
+                    ordered = sorted(batch, key=lambda r: r.name)
+                    outcomes = [self._outcome(writer, r, states) for r in ordered]
+                    writer.lock_watchers(outcomes)
+                    reports = {o.watcher: writer.record(o) for o in outcomes}
                 return [reports[r.name] for r in batch]
             except DBAPIError as exc:
                 if not retryable(exc) or attempt == STORE_ATTEMPTS - 1:
@@ -344,6 +344,26 @@ class Poller:
         wait = min(interval * (2 ** min(failures - 1, 16)), cap) * random.uniform(0.8, 1.2)
         wait = max(wait, min(interval, timedelta(minutes=5)))
         return max(wait, timedelta(seconds=retry_after)) if retry_after else wait
+
+
+async def _gather_batch(results: asyncio.Queue, left: int) -> list[Polled]:
+    """The next batch: what is ready, and what arrives within LINGER of the first, up to BATCH
+    (a transaction per batch costs more than the wait)."""
+    batch = [await results.get()]
+    deadline = asyncio.get_running_loop().time() + LINGER
+    while len(batch) < min(BATCH, left):
+        if not results.empty():
+            batch.append(results.get_nowait())
+            continue
+        wait = deadline - asyncio.get_running_loop().time()
+        if wait <= 0:
+            break
+        try:
+            async with asyncio.timeout(wait):
+                batch.append(await results.get())
+        except TimeoutError:
+            break
+    return batch
 
 
 def _backing_off(state: tuple | None, now: datetime) -> bool:

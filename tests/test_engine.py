@@ -76,3 +76,35 @@ def test_a_schema_newer_than_the_code_is_one_clear_error(sqlite_url):
     with pytest.raises(DatabaseUrlError, match=r"schema \(zz-from-the-future\) is newer"):
         upgrade(engine)
     engine.dispose()
+
+
+def test_a_schema_upgrade_cut_short_leaves_no_half_made_schema(sqlite_url, monkeypatch):
+    """A process killed while creating the schema must not leave tables without a version: the
+    next start would try to create them again and stop at 'table already exists'."""
+    import sqlite3
+
+    from alembic.operations import Operations
+
+    made = []
+    create_table = Operations.create_table
+
+    def create_then_fail(self, name, *columns, **kw):
+        made.append(name)
+        table = create_table(self, name, *columns, **kw)
+        if len(made) == 3:
+            raise KeyboardInterrupt("killed")  # what a signal looks like from inside
+        return table
+
+    monkeypatch.setattr(Operations, "create_table", create_then_fail)
+    engine = make_engine(sqlite_url)
+    with pytest.raises(KeyboardInterrupt):
+        upgrade(engine)
+    engine.dispose()
+    path = sqlite_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    assert len(made) == 3 and tables == []
+    monkeypatch.undo()
+    engine = make_engine(sqlite_url)
+    upgrade(engine)  # the next start creates the whole schema
+    engine.dispose()

@@ -473,3 +473,39 @@ def test_a_watcher_without_new_items_goes_stale(server, make_settings):
     now = datetime.now(UTC)
     assert health_rows(settings, states, now=now)[0]["status"] == "ok"
     assert health_rows(settings, states, now=now + timedelta(days=4))[0]["status"] == "stale"
+
+
+def test_a_poll_that_cannot_be_stored_fails_alone_and_leaves_nothing(
+    server, make_settings, monkeypatch
+):
+    from db import writer
+
+    en = serve(server, "/en.rss", "feed/retest_en.rss")
+    zh = serve(server, "/zh.atom", "feed/retest_zh.atom", content_type="application/atom+xml")
+    p, engine = poller(
+        make_settings(
+            [{"name": "en", "kind": "feed", "url": en}, {"name": "zh", "kind": "feed", "url": zh}]
+        )
+    )
+    insert_observation = writer.Writer._insert_observation
+
+    def refused(self, outcome, item, item_id, verdict, seq):
+        if outcome.watcher != "en":
+            return insert_observation(self, outcome, item, item_id, verdict, seq)
+        # its items are in by now; the database refuses what one of them said
+        return self.sql.rows("INSERT INTO observations (claim_id) VALUES (?)", ["x"])
+
+    monkeypatch.setattr(writer.Writer, "_insert_observation", refused)
+    reports = {r.watcher: r for r in p.poll_many(["en", "zh"])}
+    assert reports["en"].outcome == "internal"
+    assert "storing the poll failed (IntegrityError)" in reports["en"].error
+    assert reports["zh"].outcome == "ok" and reports["zh"].items > 0
+    with Session(engine) as session:
+        assert {i.watcher for i in session.exec(select(Item))} == {"zh"}
+        assert {o.source for o in session.exec(select(Observation))} <= {"zh"}
+        state = session.get(WatcherState, "en")
+        assert (state.last_error_kind, state.consecutive_failures, state.polls) == (
+            "internal",
+            1,
+            1,
+        )

@@ -180,3 +180,30 @@ def test_keyed_values_start_at_their_first_observation(engine):
         session.commit()
         assert queries.current_value(session=session, claim=claim, key="m:input").value == 2.5
         assert queries.current_by_key(session=session, claim=claim)["m:input"].value == 2.5
+
+
+def test_plain_sql_in_the_writer_binds_like_the_orm_and_raises_sqlalchemy_errors(engine):
+    """The writer's plain statements store times as the ORM reads them back, and a driver's
+    error arrives as SQLAlchemy's, which the batch retry and the typed failures look for."""
+    from sqlalchemy.exc import DBAPIError
+
+    from db.engine import writing
+    from db.writer import Sql
+
+    when = datetime(2026, 11, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    with Session(writing(engine)) as session:
+        session.begin()
+        sql = Sql(session)
+        sql.many(
+            "INSERT INTO watchers (name, kind, url, consecutive_failures, items_seen, polls, "
+            "health, last_polled_at) VALUES (?, ?, ?, 0, 0, 0, 'new', ?)",
+            [("w", "feed", "http://127.0.0.1/f", when)],
+        )
+        with pytest.raises(DBAPIError) as caught, session.begin_nested():
+            session.connection()  # the SAVEPOINT, as the writer makes it
+            sql.rows("INSERT INTO items (watcher) VALUES (?)", ["w"])
+        assert isinstance(caught.value, IntegrityError) and "items" in str(caught.value)
+        session.commit()
+    with Session(engine) as session:
+        stored = session.get(WatcherState, "w").last_polled_at
+    assert stored.replace(tzinfo=UTC) == when

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
-BOT_WALL = re.compile(
-    rb"just a moment\.\.\.|just a moment&hellip;|cf-chl-|challenge-platform|attention required! \| cloudflare"
-    rb"|enable javascript and cookies to continue|px-captcha|g-recaptcha|h-captcha|ddos protection by"
-    rb"|checking your browser before accessing|are you a robot|please verify you are a human",
-    re.IGNORECASE,
+# what challenge pages say, in lower case: looked for in the lower-cased head, each a plain
+# substring search (many times faster than one case-blind regular expression)
+BOT_WALL = (
+    b"just a moment...",
+    b"just a moment&hellip;",
+    b"cf-chl-",
+    b"challenge-platform",
+    b"attention required! | cloudflare",
+    b"enable javascript and cookies to continue",
+    b"px-captcha",
+    b"g-recaptcha",
+    b"h-captcha",
+    b"ddos protection by",
+    b"checking your browser before accessing",
+    b"are you a robot",
+    b"please verify you are a human",
 )
 
 
@@ -17,6 +26,8 @@ def detect_bot_wall(status: int, headers: dict[str, str], body: bytes) -> str | 
     if headers.get("cf-mitigated", "").lower() == "challenge":
         return "Cloudflare challenge (cf-mitigated: challenge)"
     head = body[:32768]
-    if b"<" in head[:2048] and BOT_WALL.search(head):
-        return f"bot-wall or challenge page (HTTP {status})"
+    if b"<" in head[:2048]:
+        lowered = head.lower()
+        if any(marker in lowered for marker in BOT_WALL):
+            return f"bot-wall or challenge page (HTTP {status})"
     return None
