@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import calendar
 import json
-import re
 from datetime import UTC, datetime
 
 import feedparser
-from bs4 import BeautifulSoup
 
 from watchers.base import Candidate, Fetched, Parsed, ParsedItem, ParseError, PollContext, Watcher
 from watchers.extract import extract_item
+from watchers.markup import check_feed, soup
 
 MAX_TEXT = 20_000
 
@@ -19,7 +18,7 @@ MAX_TEXT = 20_000
 def html_text(markup: str) -> str:
     if "<" not in markup:
         return " ".join(markup.split())
-    return " ".join(BeautifulSoup(markup, "html.parser").get_text(" ").split())
+    return " ".join(soup(markup).get_text(" ").split())
 
 
 def _when(struct) -> datetime | None:
@@ -28,15 +27,8 @@ def _when(struct) -> datetime | None:
     return datetime.fromtimestamp(calendar.timegm(struct), UTC)
 
 
-ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
-
-
 def parse_feed(body: bytes, headers: dict[str, str], source_name: str) -> Parsed:
-    # entity bombs and external entities; real feeds declare none
-    if ENTITY_DECLARATION.search(body[:65536]):
-        raise ParseError(
-            "feed declares XML entities (entity expansion or external entity); refused"
-        )
+    check_feed(body, headers)  # entity bombs, external entities, element floods
     parsed = feedparser.parse(
         body, response_headers=headers, sanitize_html=False, resolve_relative_uris=False
     )
