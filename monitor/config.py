@@ -136,8 +136,18 @@ class WatcherConfig(Strict):
 
 
 class SlackConfig(Strict):
-    webhook_url: str | None = None
+    webhook_url: str | None = None  # a secret: never shown, not even in an error about it
     enabled: bool = True
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook(cls, value: str | None) -> str | None:
+        value = (value or "").strip()  # a secrets file's trailing newline
+        if not value:
+            return None
+        if not re.fullmatch(r"https?://[^/\s]+(/\S*)?", value) or not value.isprintable():
+            raise ValueError("not an http(s) URL without spaces (value not shown: it is a secret)")
+        return value
 
 
 class EmailConfig(Strict):
