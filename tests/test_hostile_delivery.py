@@ -181,3 +181,29 @@ def test_a_row_that_cannot_be_rendered_is_given_up_and_the_rest_go(server, make_
         deliver(engine, settings, now=now + timedelta(hours=1), alerters={"console": console}).sent
         == 0
     )
+
+
+def test_the_console_alerter_prints_no_terminal_escapes(settings):
+    import io
+
+    hostile = "\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07\x1b[2J\x1b[31mred\x9b31m\u202eevil"
+    console = ConsoleAlerter(settings)
+    console.stream = io.StringIO()
+    view = {
+        "event": "change",
+        "claim_id": "c" + hostile,
+        "claim_title": hostile,
+        "key": "",
+        "value": hostile,
+        "baseline": 1,
+        "source": hostile,
+        "title": hostile,
+        "url": "http://x.example/" + hostile,
+    }
+    console.send(
+        [view, {"event": "health", "watcher": hostile, "state": "failing", "error": hostile}]
+    )
+    printed = console.stream.getvalue()
+    assert "click" in printed and "red" in printed
+    for control in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert control not in printed
