@@ -23,6 +23,7 @@ from alerts.base import Alerter, DeliveryError
 from alerts.views import alert_view
 from db.models import Alert
 from monitor.config import Settings, parse_duration
+from watchers.fetch import MAX_RETRY_AFTER
 
 log = logging.getLogger("claimwatch.alerts")
 STALE_SENDING = timedelta(minutes=10)
@@ -109,24 +110,59 @@ def _send(
     now: datetime,
     report: DeliveryReport,
 ) -> None:
+    """Send one message of claimed rows and record every row's outcome: sent, to retry, or given
+    up. A row that cannot be rendered is given up with its reason; the others still go."""
     with Session(engine) as session:
-        rows = [session.get(Alert, i) for i in ids]
-        views = [alert_view(session, row) for row in rows]
-        try:
-            alerter.send(views)
-        except DeliveryError as exc:
-            report.errors.append(f"{alerter.channel}: {exc}")
-            log.warning("delivery on %s failed: %s", alerter.channel, exc)
-            for row in rows:
-                _failed(row, exc, settings, now, report)
-        else:
-            report.messages += 1
-            for row in rows:
-                row.status, row.sent_at, row.last_error = "sent", now, None
-                report.sent += 1
+        rows, views = [], []
+        for alert_id in ids:
+            row = session.get(Alert, alert_id)
+            try:
+                views.append(alert_view(session, row))
+                rows.append(row)
+            except Exception as exc:  # a stored value no channel can show: never left `sending`
+                _unrenderable(row, exc, report)
+                session.add(row)
+        if rows:
+            _attempt(alerter, rows, views, settings, now, report)
         for row in rows:
             session.add(row)
         session.commit()
+
+
+def _attempt(
+    alerter: Alerter,
+    rows: list[Alert],
+    views: list[dict],
+    settings: Settings,
+    now: datetime,
+    report: DeliveryReport,
+) -> None:
+    try:
+        alerter.send(views)
+    except DeliveryError as exc:
+        report.errors.append(f"{alerter.channel}: {exc}")
+        log.warning("delivery on %s failed: %s", alerter.channel, exc)
+        for row in rows:
+            _failed(row, exc, settings, now, report)
+    except Exception as exc:  # the channel could not render this message
+        if len(rows) > 1:  # alone, the rows it can render still go
+            for row, view in zip(rows, views, strict=True):
+                _attempt(alerter, [row], [view], settings, now, report)
+            return
+        log.error("alert %s on %s cannot be rendered: %r", rows[0].id, alerter.channel, exc)
+        _unrenderable(rows[0], exc, report)
+    else:
+        report.messages += 1
+        for row in rows:
+            row.status, row.sent_at, row.last_error = "sent", now, None
+            report.sent += 1
+
+
+def _unrenderable(row: Alert, exc: Exception, report: DeliveryReport) -> None:
+    row.status = "given_up"
+    row.last_error = f"cannot be rendered: {type(exc).__name__}: {exc}"[:500]
+    report.given_up += 1
+    report.errors.append(f"{row.channel}: alert {row.id} {row.last_error}")
 
 
 def _failed(
@@ -143,7 +179,7 @@ def _failed(
         parse_duration(settings.alerts.retry_max),
     )
     wait = min(base * (2 ** max(row.attempts - 1, 0)), cap)
-    if exc.retry_after:
-        wait = max(wait, timedelta(seconds=exc.retry_after))
+    if exc.retry_after:  # clamped: an absurd Retry-After waits a week at most
+        wait = max(wait, timedelta(seconds=min(exc.retry_after, MAX_RETRY_AFTER)))
     row.status, row.next_attempt_at = "pending", now + wait
     report.retrying += 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -122,25 +124,69 @@ class SlackAlerter(Alerter, channel="slack"):
             timeout=httpx.Timeout(15, connect=5), follow_redirects=False, trust_env=False
         )
 
+        # httpx logs each request's URL at INFO; the webhook URL is a secret
+        self._redacting = RedactingFilter(settings.alerts.slack.webhook_url or "")
+        for name in HTTP_LOGGERS:
+            logging.getLogger(name).addFilter(self._redacting)
+
     def close(self) -> None:
         self.client.close()
+        for name in HTTP_LOGGERS:
+            logging.getLogger(name).removeFilter(self._redacting)
 
     def send(self, views: list[dict]) -> None:
-        url = self.settings.alerts.slack.webhook_url
+        """Delivered only on a 2xx whose body is `ok`; a redirect is never followed (it would
+        carry the webhook URL elsewhere) and counts as a failure like any other answer."""
+        url = self.settings.alerts.slack.webhook_url or ""
         try:
             response = self.client.post(url, json=payload(views, self.settings.tz))
-        except httpx.HTTPError as exc:
+        except httpx.InvalidURL:
+            raise DeliveryError(
+                "the Slack webhook URL is not a valid URL; check CLAIMWATCH_SLACK_WEBHOOK_URL",
+                permanent=True,
+            ) from None
+        except (httpx.HTTPError, ValueError) as exc:
             raise DeliveryError(f"Slack webhook unreachable ({type(exc).__name__})") from None
-        if response.status_code == 429:
+        status, body = response.status_code, response.text.strip()
+        said = clip(redact(body, url), 100)
+        if 200 <= status < 300 and body == "ok":
+            return
+        if status == 429:
             raise DeliveryError(
                 "Slack rate limit (429)",
                 retry_after=retry_after_seconds(response.headers.get("retry-after")),
             )
-        if response.status_code >= 500:
-            raise DeliveryError(f"Slack answered HTTP {response.status_code}")
+        if 300 <= status < 400:
+            raise DeliveryError(f"Slack answered with a redirect (HTTP {status}), not followed")
         # a bad payload or a revoked webhook will not heal by retrying
-        if response.status_code >= 400:
-            raise DeliveryError(
-                f"Slack refused the message: HTTP {response.status_code} {clip(response.text, 100)}",
-                permanent=True,
-            )
+        if 400 <= status < 500:
+            raise DeliveryError(f"Slack refused the message: HTTP {status} {said}", permanent=True)
+        raise DeliveryError(f"Slack answered HTTP {status} {said}".rstrip())
+
+
+HTTP_LOGGERS = ("httpx", "httpcore")
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites a log record that would show the webhook URL."""
+
+    def __init__(self, url: str):
+        super().__init__()
+        self.url = url
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.url:
+            text = record.getMessage()
+            clean = redact(text, self.url)
+            if clean != text:
+                record.msg, record.args = clean, ()
+        return True
+
+
+def redact(text: str, url: str) -> str:
+    """`text` without the webhook URL or the secret parts of its path, however they are quoted."""
+    secrets = [url, url.replace("/", "\\/"), quote(url, safe=""), urlsplit(url).path]
+    secrets += [part for part in urlsplit(url).path.split("/") if len(part) >= 9]
+    for secret in sorted({s for s in secrets if len(s) > 1}, key=len, reverse=True):
+        text = text.replace(secret, "[webhook URL]")
+    return text

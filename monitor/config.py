@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 BUILTIN_WATCHERS = Path(__file__).parent / "watchers.toml"
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)\s*$")
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+MAX_DURATION = timedelta(days=3660)  # ten years: anything longer is a typo
+MIN_INTERVAL = timedelta(seconds=1)  # a watcher polled more often would hammer its source
 ENV = {
     "CLAIMWATCH_DATABASE_URL": "database_url",
     "CLAIMWATCH_TIMEZONE": "timezone",
@@ -32,6 +34,8 @@ def parse_duration(text: str) -> timedelta:
     seconds = float(match.group(1)) * UNITS[match.group(2)]
     if seconds <= 0:
         raise ValueError(f"{text!r} must be longer than zero")
+    if seconds > MAX_DURATION.total_seconds():
+        raise ValueError(f"{text!r} is longer than ten years")
     return timedelta(seconds=seconds)
 
 
@@ -45,6 +49,29 @@ def _duration(value: Any) -> str:
     return value
 
 
+def _interval(value: Any) -> str:
+    if parse_duration(value) < MIN_INTERVAL:
+        raise ValueError(f"{value!r} is shorter than the shortest interval, 1s")
+    return value
+
+
+def _selector(value: str) -> str:
+    """A CSS selector soupsieve (BeautifulSoup's engine) compiles, else its first error line."""
+    import soupsieve
+
+    try:
+        soupsieve.compile(value)
+    except Exception as exc:  # soupsieve raises its own SelectorSyntaxError and others
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{value!r} is not a valid CSS selector: {reason}") from None
+    return value
+
+
+def time_limit(*, default: float, le: float):
+    """A time limit in seconds: positive, finite, at most `le`."""
+    return Field(default=default, gt=0, le=le, allow_inf_nan=False)
+
+
 class WatcherConfig(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.:-]{1,100}$")
     kind: str
@@ -55,7 +82,7 @@ class WatcherConfig(Strict):
     signals: list[str] | None = None
     stale_after: str | None = None
     allow_private_redirects: bool = False
-    timeout: float | None = Field(default=None, gt=0, le=600)
+    timeout: float | None = Field(default=None, gt=0, le=600, allow_inf_nan=False)
     # kind-specific keys; each watcher kind checks the ones it needs
     format: str | None = None
     providers: list[str] | None = None
@@ -66,7 +93,20 @@ class WatcherConfig(Strict):
     claim: str | None = None
     key: str | None = None
 
-    _every = field_validator("every", "stale_after")(lambda v: v if v is None else _duration(v))
+    _every = field_validator("every")(lambda v: v if v is None else _interval(v))
+    _stale = field_validator("stale_after")(lambda v: v if v is None else _duration(v))
+
+    @field_validator("selector")
+    @classmethod
+    def _css(cls, value: str | None) -> str | None:
+        return value if value is None else _selector(value)
+
+    @field_validator("selectors")
+    @classmethod
+    def _css_each(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for selector in (value or {}).values():
+            _selector(selector)
+        return value
 
     @field_validator("url")
     @classmethod
@@ -96,8 +136,18 @@ class WatcherConfig(Strict):
 
 
 class SlackConfig(Strict):
-    webhook_url: str | None = None
+    webhook_url: str | None = None  # a secret: never shown, not even in an error about it
     enabled: bool = True
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook(cls, value: str | None) -> str | None:
+        value = (value or "").strip()  # a secrets file's trailing newline
+        if not value:
+            return None
+        if not re.fullmatch(r"https?://[^/\s]+(/\S*)?", value) or not value.isprintable():
+            raise ValueError("not an http(s) URL without spaces (value not shown: it is a secret)")
+        return value
 
 
 class EmailConfig(Strict):
@@ -110,7 +160,7 @@ class EmailConfig(Strict):
     recipients: list[str] = []
     digest_at: str = Field(default="08:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
     immediate: bool = False
-    timeout: float = Field(default=30, gt=0)
+    timeout: float = time_limit(default=30, le=600)
     ca_file: str | None = None  # trust this CA bundle too (an internal mail server)
 
 
@@ -125,9 +175,9 @@ class AlertsConfig(Strict):
 
 class HttpConfig(Strict):
     user_agent: str = "Claimwatch/0.1 (+https://github.com/claimwatch/claimwatch)"
-    connect_timeout: float = Field(default=10, gt=0)
-    read_timeout: float = Field(default=30, gt=0)
-    total_timeout: float = Field(default=60, gt=0)
+    connect_timeout: float = time_limit(default=10, le=600)
+    read_timeout: float = time_limit(default=30, le=600)
+    total_timeout: float = time_limit(default=60, le=3600)
     max_bytes: int = Field(default=20 * 1024 * 1024, gt=0)
     max_redirects: int = Field(default=5, ge=0, le=20)
     per_host: int = Field(default=2, ge=1, le=64)

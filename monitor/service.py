@@ -48,6 +48,7 @@ def utcnow() -> datetime:
 def open_database(settings: Settings) -> tuple[Engine, LoadReport]:
     """An engine on an up-to-date schema with the configured ledgers loaded."""
     ledgers = [load_ledger(name) for name in settings.claims]  # parse all before writing any
+    build_watchers(settings)  # and every watcher's kind-specific settings
     engine = make_engine(settings.database_url)
     upgrade(engine)
     return engine, load_ledgers(engine, ledgers)

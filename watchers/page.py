@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bs4 import BeautifulSoup
-
 from watchers.base import (
     Candidate,
     Fetched,
@@ -13,6 +11,7 @@ from watchers.base import (
     PollContext,
     Watcher,
 )
+from watchers.markup import soup as html_soup
 
 MAX_TEXT = 5_000
 
@@ -26,7 +25,7 @@ class PageWatcher(Watcher, kind="page"):
             raise ValueError("a page watcher needs 'selector' and 'claim'")
 
     def parse(self, fetched: Fetched) -> Parsed:
-        soup = BeautifulSoup(fetched.body, "html.parser")
+        soup = html_soup(fetched.body)
         try:
             nodes = soup.select(self.config.selector)
         except ValueError as exc:

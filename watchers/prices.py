@@ -15,8 +15,6 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from bs4 import BeautifulSoup
-
 from watchers.base import (
     Candidate,
     Fetched,
@@ -28,6 +26,7 @@ from watchers.base import (
     Watcher,
     claim_for,
 )
+from watchers.markup import soup as html_soup
 
 FIELDS = ("input", "cached_input", "output")
 PER_TOKEN = 1_000_000
@@ -371,7 +370,7 @@ NON_TOKEN_UNIT = re.compile(
 
 
 def html_entries(markup: bytes, selectors: dict[str, str] | None) -> list[Entry]:
-    soup = BeautifulSoup(markup, "html.parser")
+    soup = html_soup(markup)
     entries = []
     if selectors and "row" in selectors:
         for row in soup.select(selectors["row"]):
