@@ -89,8 +89,8 @@ def parse_inferencex(body: bytes) -> dict:
     """The parts of the response that matter: the hardware keys and every row, reduced."""
     try:
         rows = _rows(json.loads(body))
-    except ValueError:
-        raise ParseError("InferenceX response is not JSON") from None
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python recurses
+        raise ParseError("InferenceX response is not JSON (or nested too deep)") from None
     rows = [r for r in rows if isinstance(r, dict) and r.get("hardware")]
     if not rows:
         raise LayoutChanged("InferenceX response holds no benchmark rows")

@@ -115,8 +115,8 @@ def _plain_items(channel_title: str, entries, source_name: str) -> Parsed:
 def parse_hn(body: bytes) -> Parsed:
     try:
         hits = json.loads(body)["hits"]
-    except (ValueError, KeyError, TypeError):
-        raise ParseError("not Hacker News search JSON (no 'hits')") from None
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise ParseError("not Hacker News search JSON (no 'hits', or nested too deep)") from None
     items = []
     for hit in hits:
         if not isinstance(hit, dict) or "objectID" not in hit:

@@ -437,9 +437,10 @@ class PricesWatcher(Watcher, kind="prices"):
             return openai_markdown_entries(fetched.body.decode("utf-8", "replace"))
         try:
             data = json.loads(fetched.body)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python recurses
             raise ParseError(
-                f"{fetched.url}: not JSON (got {fetched.content_type or 'no content type'})"
+                f"{fetched.url}: not JSON, or nested too deep"
+                f" (got {fetched.content_type or 'no content type'})"
             ) from None
         if fmt == "litellm":
             return litellm_entries(data, self.providers)
