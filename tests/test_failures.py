@@ -179,7 +179,7 @@ def test_a_challenge_page_is_recognised_by_its_body_in_any_letter_case():
     from watchers.botwall import detect_bot_wall
 
     challenge = fixture_bytes("prices/challenge.html")
-    assert detect_bot_wall(403, {}, challenge) == "bot-wall or challenge page (HTTP 403)"
+    assert detect_bot_wall(403, {}, challenge) == "bot-wall: Cloudflare challenge (HTTP 403)"
     shouted = b"<html><title>JUST A MOMENT...</title></html>"
-    assert detect_bot_wall(200, {}, shouted) == "bot-wall or challenge page (HTTP 200)"
+    assert detect_bot_wall(200, {}, shouted) == "bot-wall: Cloudflare challenge (HTTP 200)"
     assert detect_bot_wall(200, {}, b"<rss><item>a moment of calm</item></rss>") is None
