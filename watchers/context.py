@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from watchers.text import Sentence
@@ -48,8 +48,10 @@ def cues(path: Path = CUES) -> Cues:
     )
 
 
+@lru_cache(maxsize=2048)
 def _masked(text: str, pseudo: re.Pattern | None) -> str:
-    """The text with pseudo-triggers blanked out, offsets kept."""
+    """The text with pseudo-triggers blanked out, offsets kept (cached: a sentence is masked for
+    its scopes and again for the cues it gives the sentence before)."""
     if pseudo is None:
         return text
     return pseudo.sub(lambda m: " " * len(m.group(0)), text)
@@ -74,21 +76,26 @@ def scopes(
         ("backward", sentence.spans),
         ("clause", sentence.clauses),
     ):
-        for piece in pieces:
-            part = text[piece.start : piece.end]
-            for category, pattern in table.by_direction[direction]:
-                for match in pattern.finditer(part):
-                    start, end = piece.start + match.start(), piece.start + match.end()
-                    if direction == "forward":
-                        out.append(Scope(start, piece.end, category))
-                    elif direction == "short":  # to the next comma, not past "、"
-                        stop = SHORT_END.search(text, end, piece.end)
-                        out.append(Scope(start, stop.start() if stop else piece.end, category))
-                    elif direction == "backward":
-                        out.append(Scope(piece.start, end, category))
-                    else:
-                        out.append(Scope(piece.start, piece.end, category))
+        for category, pattern in table.by_direction[direction]:
+            for match in pattern.finditer(text):  # once over the sentence, then to its piece
+                piece = next((p for p in pieces if p.start <= match.start() < p.end), None)
+                if piece is None:
+                    continue
+                out.append(_scope(direction, category, piece, match, text))
     return out
+
+
+def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> Scope:
+    """What a cue found in its piece (span or clause) takes out, by its direction."""
+    start, end = match.start(), min(match.end(), piece.end)
+    if direction == "forward":
+        return Scope(start, piece.end, category)
+    if direction == "short":  # to the next comma, not past "、"
+        stop = SHORT_END.search(text, end, piece.end)
+        return Scope(start, stop.start() if stop else piece.end, category)
+    if direction == "backward":
+        return Scope(piece.start, end, category)
+    return Scope(piece.start, piece.end, category)
 
 
 def status(found: list[Scope], start: int, end: int | None = None) -> str | None:

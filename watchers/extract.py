@@ -219,7 +219,7 @@ class Reading:
             if pattern is None:
                 continue
             skipped_end = -10
-            for m in sorted(pattern.finditer(text), key=lambda m: m.start()):
+            for m in pattern.finditer(text):
                 # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
                 # comparison, not its topic (a name right after a skipped one goes with it)
                 if not ours and (
