@@ -136,15 +136,16 @@ def extract_item(
     r = rules_ or rules()
     title, body = normalise(item.title), normalise(item.text)
     text = f"{title}.\n{body}" if title and body else title or body
+    about = [subject for subject in r.subjects if subject.relevant(text)]
+    if not about:
+        return []  # most of a feed is about something else: no sentence is read
     whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
     split = sentences(text)
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     analysed = [(s, scopes(s, whole=whole | b)) for s, b in zip(split, back, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
-    for subject in r.subjects:
-        if not subject.relevant(text):
-            continue
+    for subject in about:
         reading = Reading(subject, r, analysed, index, claims, text)
         for candidate in reading.candidates():
             if only and candidate.signal not in only:
