@@ -515,6 +515,7 @@ class Reading:
                 if any(
                     self._stated(number, m.start())
                     and not COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
+                    and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
                     for m in pattern.finditer(text)
                 )
             ]
@@ -892,6 +893,7 @@ PAIR_JOIN = re.compile(
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
 AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
+COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
 RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
