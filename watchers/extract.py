@@ -419,6 +419,12 @@ class Reading:
             for earlier in range(number - 1, -1, -1):
                 if self.mentions[earlier]:
                     return any(m.ours for m in self.mentions[earlier])
+        if (
+            number
+            and any(m.ours for m in self.mentions[number - 1])
+            and any(BOTH.search(self.analysed[n][0].text) for n in (number - 1, number))
+        ):
+            return True  # "把两者放在一起跑。这一次三款模型都测了": both devices were run
         return self.about_subject(number, at)
 
     def _who(self, sentence: str, at: int, number: int | None = None) -> str:
@@ -893,6 +899,10 @@ PAIR_JOIN = re.compile(
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
 AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
+BOTH = re.compile(
+    r"\bboth (?:systems|chips|devices|machines)\b|\bside by side\b|两者|二者|双方|同台|放在一起",
+    re.I,
+)
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
 RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
