@@ -259,5 +259,48 @@ def health_lines(health: dict[str, Any]) -> list[str]:
     return lines
 
 
+def cluster_summary(health: dict[str, Any]) -> str:
+    """The cluster's health in one line for the board: workers, the queue, the active scheduler."""
+    from monitor import render
+
+    now = health["now"]
+    beats = [w["last_heartbeat"] for w in health["workers"] if w["last_heartbeat"] is not None]
+    latest = (
+        f", last heartbeat {max(0, (now - max(beats)).total_seconds()):.0f} s ago" if beats else ""
+    )
+    oldest = health["oldest_waiting"]
+    waited = (
+        f" (oldest waiting {max(0, (now - oldest['since']).total_seconds()):.0f} s)"
+        if oldest
+        else ""
+    )
+    active = [s["name"] for s in health["schedulers"] if s["active"]]
+    scheduler = f"scheduler {render.plain(active[0])} active" if active else "no active scheduler"
+    return (
+        f"{render.plural(len(health['workers']), 'worker')} alive{latest} · "
+        f"{health['running']} running, {health['waiting']} waiting{waited}, "
+        f"{health['failed']} failed · {scheduler}"
+    )
+
+
+def board_line(settings: Settings) -> str | None:
+    """The board's cluster line; None where Claimwatch runs in one process (SQLite, no cluster)."""
+    if not settings.database_url.startswith(("postgresql", "postgres")):
+        return None
+    import psycopg
+
+    try:
+        return cluster_summary(cluster_health(settings))
+    except ConfigError:
+        return None  # PostgreSQL without a cluster: the embedded service
+    except psycopg.Error as exc:
+        return f"cluster health unavailable: {render_error(exc)}"
+
+
+def render_error(exc: Exception) -> str:
+    first = str(exc).strip().splitlines()
+    return first[0] if first else type(exc).__name__
+
+
 def seconds(duration: str) -> float:
     return parse_duration(duration).total_seconds()

@@ -105,6 +105,7 @@ def create_app(
             "changes": [_change_row(c, levels.get(c["claim"], ""), now) for c in changes],
             "milestones": due,
             "health_summary": summary(health),
+            "cluster": _cluster_line(settings),
             "trouble": [
                 {**h, "last_success": render.ago(h["last_success_at"], now, tz)}
                 for h in health
@@ -379,6 +380,12 @@ def _title(theme: str, members: list[dict]) -> str:
         if len(prefix) >= 8 and all(t[len(prefix) : len(prefix) + 1] in ",:;( –-" for t in titles):
             return prefix
     return theme.replace("-", " ")
+
+
+def _cluster_line(settings: Settings) -> str | None:
+    from monitor.cluster import board_line
+
+    return board_line(settings)
 
 
 def _lead(rows: list[dict], claims: list, health: list[dict]) -> str:

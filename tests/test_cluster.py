@@ -311,3 +311,12 @@ def _watchers_toml(settings) -> str:
             if key in ("name", "kind", "url", "selector", "claim", "every")
         ]
     return "\n".join(lines) + "\n"
+
+
+def test_the_board_shows_the_cluster(pg_settings):
+    from monitor.cluster import board_line
+
+    settings, engine = pg_settings
+    scheduler_round(settings, engine)
+    line = board_line(settings)
+    assert line is not None and "0 workers alive" in line and "4 waiting" in line
