@@ -33,7 +33,10 @@ CJK_LATIN = re.compile(rf"(?<=[{CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%])(?=[{CJK}
 def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
-    text = unicodedata.normalize("NFKC", text or "")
+    text = text or ""
+    if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
+        return SPACES.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 

@@ -126,19 +126,18 @@ class Subject:
 
     def relevant(self, text: str) -> bool:
         """About this subject: named with context (a chip, not the pepper), or named outright."""
-        if self.direct and self.direct.search(text):
-            return True
         if self.names is None:
             return True  # a subject known only by its signals: the patterns decide
-        if not self.names.search(text):
-            return False
+        if self.names.search(text) and self._in_context(text):
+            return True
+        return bool(self.direct and self.direct.search(text))
+
+    def _in_context(self, text: str) -> bool:
         if self.not_context is not None and self.not_context.search(text):
             # something else of that name (a pepper, a software library, a brand): only an item
             # that also names the owner is about the subject
             return bool(self.owner and self.owner.search(text))
-        if self.context is None:
-            return True
-        return bool(self.context.search(text))
+        return self.context is None or bool(self.context.search(text))
 
 
 @dataclass(frozen=True)
