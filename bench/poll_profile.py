@@ -72,7 +72,10 @@ AREAS = [
         "extraction and judging",
         (
             "watchers/extract.py",
-            "watchers/figures.py",
+            "watchers/context.py",
+            "watchers/text.py",
+            "watchers/quantities.py",
+            "watchers/vocabulary.py",
             "watchers/judge.py",
             "watchers/benchmark.py",
         ),
