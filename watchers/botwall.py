@@ -15,8 +15,8 @@ CHALLENGE_HEADERS = {
     "x-vercel-mitigated": (("challenge", "deny"), "Vercel Security Checkpoint"),
 }
 # (whose wall, what only its challenge page holds): plain lower-case substrings, searched in the
-# lower-cased head (many times faster than case-blind regular expressions); a tuple of several
-# substrings must all be there
+# lower-cased head (many times faster than case-blind regular expressions), or a pattern where a
+# substring cannot say it
 WALLS = (
     (
         "Cloudflare challenge",
@@ -30,7 +30,11 @@ WALLS = (
     ),
     (
         "AWS WAF challenge",
-        ((b"token.awswaf.com/", b"challenge.js"), b"awswafintegration", b"gokuprops"),
+        (
+            re.compile(rb"token\.awswaf\.com/[^\"'\s]*challenge\.js"),
+            b"awswafintegration",
+            b"gokuprops",
+        ),
     ),
     ("Incapsula challenge", (b"_incapsula_resource", b"incapsula incident id")),
     ("DataDome challenge", (b"captcha-delivery.com", b"datadome captcha")),
@@ -54,16 +58,11 @@ WALLS = (
     ),
 )
 HEAD = 32768  # challenge pages are small; a marker deep in a long page is quoted content
-_AWS_SCRIPT = re.compile(rb"token\.awswaf\.com/[^\"'\s]*challenge\.js")
 
 
-def _holds(lowered: bytes, marker) -> bool:
-    if isinstance(marker, tuple):
-        return (
-            _AWS_SCRIPT.search(lowered) is not None
-            if marker[0] == b"token.awswaf.com/"
-            else all(m in lowered for m in marker)
-        )
+def _holds(lowered: bytes, marker: bytes | re.Pattern) -> bool:
+    if isinstance(marker, re.Pattern):
+        return marker.search(lowered) is not None
     return marker in lowered
 
 

@@ -33,7 +33,6 @@ EXCERPT = 400
 OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer"}
-HEDGED = {"hypothetical", "estimate"}
 WINDOW_BEFORE, WINDOW_AFTER = 70, 40
 WORKLOAD = [
     (
@@ -650,17 +649,10 @@ class Reading:
         after = text[quantity.end : quantity.end + WINDOW_AFTER]
         after = AFTER_BREAK.split(after, maxsplit=1)[0]  # cues after a break: the next figure's
         window = text[start : quantity.end] + after
-        near = text[max(0, quantity.start - 30) : quantity.end + 20]
         best, best_distance = None, None
         defaults = []
         for metric in self.subject.metrics:
-            if metric.quantity != quantity.quantity:
-                continue
-            if (
-                (metric.exclude and metric.exclude.search(near))
-                or (metric.unless and metric.unless.search(text))
-                or (metric.needs and not metric.needs.search(text))
-            ):
+            if not _may_measure(metric, quantity, text):
                 continue
             if metric.cues is None:
                 defaults.append(metric)
@@ -713,16 +705,13 @@ class Reading:
 
     def _named_in(self, before: str, text: str, quantity: Quantity):
         """The one metric of the figure's quantity an earlier sentence names, if exactly one."""
-        near = text[max(0, quantity.start - 30) : quantity.end + 20]
         named = [
             m
             for m in self.subject.metrics
-            if m.quantity == quantity.quantity
-            and m.cues is not None
+            if m.cues is not None
             and m.cues.search(before)
-            and not (m.exclude and m.exclude.search(near))
-            and not (m.unless and (m.unless.search(text) or m.unless.search(before)))
-            and not (m.needs and not m.needs.search(text))
+            and _may_measure(m, quantity, text)
+            and not (m.unless and m.unless.search(before))
         ]
         if len(named) > 1:
             return False  # named, but ambiguously: look no further back
@@ -808,6 +797,18 @@ def _owned(owner: re.Pattern, text: str, at: int) -> bool:
         re.fullmatch(
             r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
         )
+    )
+
+
+def _may_measure(metric, quantity: Quantity, text: str) -> bool:
+    """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
+    no ruling-out word in the sentence, and the words the metric needs?"""
+    near = text[max(0, quantity.start - 30) : quantity.end + 20]
+    return (
+        metric.quantity == quantity.quantity
+        and not (metric.exclude and metric.exclude.search(near))
+        and not (metric.unless and metric.unless.search(text))
+        and not (metric.needs and not metric.needs.search(text))
     )
 
 

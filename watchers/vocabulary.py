@@ -31,15 +31,19 @@ class VocabularyError(ValueError):
 DOUBLED = re.compile(r"\\\\[bdswBDSW]")  # "\\\\s" matches a backslash: an escape written twice
 
 
-def _any(patterns: list[str] | None, where: str) -> re.Pattern | None:
-    if not patterns:
-        return None
+def _check(patterns: list[str], where: str) -> None:
     for pattern in patterns:
         if DOUBLED.search(pattern):
             raise VocabularyError(
                 f"{where}: pattern {pattern!r} has a doubled backslash; in a TOML 'literal' string"
                 ' write \\s, in a "basic" string \\\\s'
             )
+
+
+def _any(patterns: list[str] | None, where: str) -> re.Pattern | None:
+    if not patterns:
+        return None
+    _check(patterns, where)
     try:
         return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
     except re.error as exc:
@@ -177,7 +181,7 @@ def _signal(raw: dict, where: str) -> Signal:
         raise VocabularyError(f"{where}: a signal needs patterns or terms")
     terms = tuple(_any(group, f"{where}: terms") for group in raw.get("terms", []))
     patterns = []
-    _any(raw.get("patterns"), where)  # the same checks as every other pattern list
+    _check(raw.get("patterns", []), where)
     for pattern in raw.get("patterns", []):
         try:
             patterns.append(re.compile(pattern, re.I))
