@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+from watchers.needles import Alternatives
 from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
@@ -19,8 +20,8 @@ DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", 
 
 @dataclass(frozen=True)
 class Cues:
-    by_direction: dict[str, list[tuple[str, re.Pattern]]]  # direction -> (category, pattern)
-    pseudo: re.Pattern | None
+    by_direction: dict[str, list[tuple[str, Alternatives]]]  # direction -> (category, patterns)
+    pseudo: Alternatives | None
 
 
 @dataclass(frozen=True)
@@ -33,23 +34,20 @@ class Scope:
 @cache
 def cues(path: Path = CUES) -> Cues:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    by_direction: dict[str, list[tuple[str, re.Pattern]]] = {d: [] for d in DIRECTIONS}
+    by_direction: dict[str, list[tuple[str, Alternatives]]] = {d: [] for d in DIRECTIONS}
     for cue in data["cue"]:
         if cue["direction"] not in DIRECTIONS:
             raise ValueError(
                 f"{path}: cue direction {cue['direction']!r} is not one of {DIRECTIONS}"
             )
         if cue["patterns"]:
-            pattern = re.compile("|".join(f"(?:{p})" for p in cue["patterns"]), re.I)
-            by_direction[cue["direction"]].append((cue["category"], pattern))
+            by_direction[cue["direction"]].append((cue["category"], Alternatives(cue["patterns"])))
     pseudo = data.get("pseudo", {}).get("patterns") or []
-    return Cues(
-        by_direction, re.compile("|".join(f"(?:{p})" for p in pseudo), re.I) if pseudo else None
-    )
+    return Cues(by_direction, Alternatives(pseudo) if pseudo else None)
 
 
 @lru_cache(maxsize=2048)
-def _masked(text: str, pseudo: re.Pattern | None) -> str:
+def _masked(text: str, pseudo: Alternatives | None) -> str:
     """The text with pseudo-triggers blanked out, offsets kept (cached: a sentence is masked for
     its scopes and again for the cues it gives the sentence before)."""
     if pseudo is None:
@@ -64,11 +62,12 @@ def scopes(
     categories the item's own cues give every sentence, see item_scopes)."""
     table = table or cues()
     text = _masked(sentence.text, table.pseudo)
+    lowered = text.lower()
     out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
     for category, pattern in (
         table.by_direction["sentence"] + table.by_direction["previous"] + table.by_direction["item"]
     ):
-        if pattern.search(text):
+        if pattern.search(text, lowered=lowered):
             out.append(Scope(0, len(text), category))
     for direction, pieces in (
         ("forward", sentence.spans),
@@ -77,7 +76,8 @@ def scopes(
         ("clause", sentence.clauses),
     ):
         for category, pattern in table.by_direction[direction]:
-            for match in pattern.finditer(text):  # once over the sentence, then to its piece
+            # once over the sentence, then to its piece
+            for match in pattern.finditer(text, lowered=lowered):
                 piece = next((p for p in pieces if p.start <= match.start() < p.end), None)
                 if piece is None:
                     continue

@@ -23,6 +23,7 @@ from watchers.context import (
     statuses,
     title_scopes,
 )
+from watchers.needles import may_match
 from watchers.quantities import UNITS, Quantity, bare_numbers, quantities
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.text import Sentence, normalise, sentences
@@ -141,12 +142,11 @@ def extract_item(
     whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
     split = sentences(text)
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
-    analysed = [(s, scopes(s, whole=whole | b)) for s, b in zip(split, back, strict=True)]
+    analysed = [Analysed(s, whole | b) for s, b in zip(split, back, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
     for subject in about:
-        reading = Reading(subject, r, analysed, index, claims, text)
-        for candidate in reading.candidates():
+        for candidate in Reading(subject, r, analysed, index, claims, text).candidates():
             if only and candidate.signal not in only:
                 continue
             _keep(found, candidate, claims)
@@ -176,6 +176,27 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         found[slot] = candidate
 
 
+class Analysed:
+    """A sentence and, worked out when first asked for, the stretches its cues take out of plain
+    assertion (most sentences never need them: nothing in them is a candidate)."""
+
+    __slots__ = ("sentence", "whole", "lowered", "_scopes")
+
+    def __init__(self, sentence: Sentence, whole: frozenset[str]):
+        self.sentence, self.whole = sentence, whole
+        self.lowered = sentence.text.lower()
+        self._scopes: list[Scope] | None = None
+
+    def __getitem__(self, index: int):
+        return self.sentence if index == 0 else self.scopes
+
+    @property
+    def scopes(self) -> list[Scope]:
+        if self._scopes is None:
+            self._scopes = scopes(self.sentence, whole=self.whole)
+        return self._scopes
+
+
 @dataclass
 class Mention:
     start: int
@@ -189,7 +210,7 @@ class Reading:
 
     subject: Subject
     rules: Rules
-    analysed: list[tuple[Sentence, list[Scope]]]
+    analysed: list[Analysed]
     index: ClaimIndex
     claims: dict[str, dict]
     text: str
@@ -197,8 +218,9 @@ class Reading:
     models: list[list[tuple[int, str]]] = field(default_factory=list)
 
     def __post_init__(self):
-        for sentence, _ in self.analysed:
-            self.mentions.append(self._mentions(sentence.text))
+        for read in self.analysed:
+            sentence = read.sentence
+            self.mentions.append(self._mentions(sentence.text, read.lowered))
             self.models.append(
                 sorted(
                     (m.start(), model.id)
@@ -209,14 +231,14 @@ class Reading:
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
 
-    def _mentions(self, text: str) -> list[Mention]:
+    def _mentions(self, text: str, lowered: str) -> list[Mention]:
         out = []
         for pattern, ours in (
             (self.subject.names, True),
             (self.subject.direct, True),
             (self.subject.others, False),
         ):
-            if pattern is None:
+            if pattern is None or not may_match(pattern, lowered):
                 continue
             skipped_end = -10
             for m in pattern.finditer(text):
@@ -324,9 +346,12 @@ class Reading:
         spec = self.subject.measurement
         who, conditions, named = "", {}, set()
         full = False
-        for number, (sentence, _) in enumerate(self.analysed):
-            text = sentence.text
-            if spec and spec.spot_check and spec.spot_check.search(text):
+        verbs = self.rules.verbs
+        for number, read in enumerate(self.analysed):
+            sentence, text, lowered = read.sentence, read.sentence.text, read.lowered
+            if not may_match(verbs, lowered):
+                continue  # no measuring word: nobody measures in this sentence
+            if spec and spec.spot_check and spec.spot_check.search(text, lowered=lowered):
                 continue
             if not self._on_topic(number):
                 continue
@@ -538,14 +563,15 @@ class Reading:
 
     def _signals(self):
         for signal in self.subject.signals:
-            for number, (sentence, _) in enumerate(self.analysed):
+            for number, sentence in enumerate(a.sentence for a in self.analysed):
                 candidate = self._fire(signal, number, sentence)
                 if candidate:
                     yield from candidate
 
     def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
         text = sentence.text
-        if signal.quick is not None and not signal.quick.search(text):
+        lowered = self.analysed[number].lowered
+        if signal.quick is not None and not signal.quick.search(text, lowered=lowered):
             return None
         pieces = sentence.clauses if not signal.terms else sentence.clauses + sentence.spans
         for clause in pieces:
@@ -575,7 +601,7 @@ class Reading:
         out = []
         who = self.measurement[0]
         last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
-        for number, (sentence, _) in enumerate(self.analysed):
+        for number, sentence in enumerate(a.sentence for a in self.analysed):
             stated = None
             respective = self._respectively(number)
             bare = bare_numbers(sentence.text)
@@ -757,7 +783,7 @@ class Reading:
         return out
 
     def _measurement_sentence(self) -> str:
-        for number, (sentence, _) in enumerate(self.analysed):
+        for number, sentence in enumerate(a.sentence for a in self.analysed):
             verb = self.rules.verbs.search(sentence.text)
             if verb and self.asserted(number, verb.start()) is None:
                 return sentence.text

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from watchers.context import CUES
+from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
     "id", "names", "direct", "context", "owner", "others", "not_context", "hardware",
@@ -40,12 +41,12 @@ def _check(patterns: list[str], where: str) -> None:
             )
 
 
-def _any(patterns: list[str] | None, where: str) -> re.Pattern | None:
+def _any(patterns: list[str] | None, where: str) -> Alternatives | None:
     if not patterns:
         return None
     _check(patterns, where)
     try:
-        return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+        return Alternatives(patterns)
     except re.error as exc:
         raise VocabularyError(f"{where}: bad pattern: {exc}") from None
 
@@ -80,7 +81,7 @@ class Signal:
     about: str  # "subject": the clause must be about the subject; "any": a comparison of two
     terms: tuple[re.Pattern, ...] = ()  # every one must match in one clause, in any order
     # any pattern or the first term: a sentence without it is skipped
-    quick: re.Pattern | None = None
+    quick: Alternatives | None = None
     allow: frozenset[str] = frozenset()  # cue categories that do not take it out ("future": a slip)
 
 
@@ -201,7 +202,7 @@ def _signal(raw: dict, where: str) -> Signal:
         about=about,
         terms=terms,
         allow=frozenset(raw.get("allow", [])),
-        quick=re.compile("|".join(f"(?:{p.pattern})" for p in (*patterns, *terms[:1])), re.I),
+        quick=Alternatives([p.pattern for p in (*patterns, *terms[:1])]),
     )
 
 

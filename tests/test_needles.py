@@ -1,0 +1,80 @@
+"""Literal prefilters leave what a pattern matches unchanged: they only skip searches that could
+not match."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from watchers.context import cues
+from watchers.extract import rules
+from watchers.needles import Alternatives, needles
+
+PATTERNS = [
+    r"independent(?:ly)? re-?test",
+    r"(?:outside|third-party) lab",
+    r"良率(?:已)?提升",
+    r"[ab]cd",
+    r"\bB0\b.{0,20}back",
+    r"(?:foo)?bar",
+    r"x{2,}y",
+    r"\d+ ms",
+    r"不(?!仅|但)",
+    r"\?",
+]
+WORDS = [
+    "independent",
+    "re-test",
+    "retest",
+    "outside",
+    "lab",
+    "third-party",
+    "良率",
+    "已",
+    "提升",
+    "acd",
+    "bcd",
+    "B0",
+    "back",
+    "bar",
+    "foobar",
+    "xxy",
+    "12 ms",
+    "不",
+    "不仅",
+    "?",
+    " ",
+    ".",
+]
+
+
+def test_needles_are_words_every_match_holds():
+    assert needles(re.compile(r"independent(?:ly)? re-?test", re.I)) == {"independent"}
+    assert needles(re.compile(r"(?:outside|third-party) lab", re.I)) == {"outside", "third-party"}
+    assert needles(re.compile(r"[ab]cd", re.I)) == {"cd"}
+    assert needles(re.compile(r"\d+ ms|\w+", re.I)) is None  # a branch without a word
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=12).map("".join))
+def test_alternatives_match_what_the_whole_alternation_matches(text):
+    narrowed = Alternatives(PATTERNS)
+    whole = re.compile("|".join(f"(?:{p})" for p in PATTERNS), re.I)
+    assert [m.span() for m in narrowed.finditer(text)] == [m.span() for m in whole.finditer(text)]
+    assert narrowed.sub("#", text) == whole.sub("#", text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(WORDS + ["Jalapeño", "OpenAI", "未", "将", "will", "not"]), max_size=16
+    ).map(" ".join)
+)
+def test_the_cue_and_signal_tables_match_as_their_whole_alternations(text):
+    tables = [a for entries in cues().by_direction.values() for _, a in entries]
+    tables += [s.quick for subject in rules().subjects for s in subject.signals]
+    for alternatives in tables:
+        whole = alternatives.full
+        assert [m.span() for m in alternatives.finditer(text)] == [
+            m.span() for m in whole.finditer(text)
+        ]

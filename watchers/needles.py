@@ -1,0 +1,204 @@
+"""Literal prefilters for regular expressions: the words a pattern cannot match without, so a
+text holding none of them is passed over with a substring test instead of a regex search. Pure.
+
+A pattern's needles are lower-case strings such that every match contains at least one of them
+(in a lower-cased text). A pattern with no such words (a bare digit class, an optional group) has
+none, and is always searched.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import cache, lru_cache
+
+try:  # the parser behind re.compile; its name changed in Python 3.11
+    from re import _constants as _c
+    from re import _parser as _p
+except ImportError:  # pragma: no cover - Python < 3.11 is not supported
+    import sre_constants as _c
+    import sre_parse as _p
+
+_SHORTEST = 2  # a letter or digit alone filters nothing (a Chinese character or a "?" does)
+
+
+@cache
+def needles(pattern: re.Pattern) -> frozenset[str] | None:
+    """The words every match of `pattern` holds one of, lower-cased; None when there are none."""
+    try:
+        found = _sequence(_p.parse(pattern.pattern, pattern.flags & ~re.UNICODE))
+    except (re.error, RecursionError, TypeError, ValueError):
+        return None
+    if not found or any(
+        len(word) < _SHORTEST and word.isalnum() and word.isascii() for word in found
+    ):
+        return None
+    return frozenset(found)
+
+
+def may_match(pattern: re.Pattern, lowered: str) -> bool:
+    """False only when the pattern cannot match this (lower-cased) text."""
+    words = needles(pattern)
+    return words is None or _any_in(words, lowered)
+
+
+def _sequence(items) -> set[str] | None:
+    """The best set of needles of a sequence of parsed items: each literal run and each required
+    part gives one set; the one whose shortest word is longest wins."""
+    options: list[set[str]] = []
+    run: list[str] = []
+
+    def close() -> None:
+        if run:
+            options.append({"".join(run).lower()})
+            run.clear()
+
+    for op, arg in items:
+        if op is _c.LITERAL:
+            run.append(chr(arg))
+            continue
+        close()
+        found = _required(op, arg)
+        if found:
+            options.append(found)
+    close()
+    if not options:
+        return None
+    return max(options, key=lambda words: (min(map(len, words)), -len(words)))
+
+
+def _required(op, arg) -> set[str] | None:
+    if op is _c.SUBPATTERN:
+        return _sequence(arg[-1])
+    if op is _c.BRANCH:
+        union: set[str] = set()
+        for branch in arg[1]:
+            found = _sequence(branch)
+            if not found:
+                return None  # one way to match without a needle: no needles
+            union |= found
+        return union
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and arg[0] >= 1:
+        return _sequence(arg[2])
+    if op is _c.ATOMIC_GROUP:
+        return _sequence(arg)
+    return None  # a class, any character, a look-around, a back-reference: no literal
+
+
+class Alternatives:
+    """Patterns tried as one alternation, used like a compiled pattern. Those whose needles a text
+    lacks cannot match there, so they are left out of the search: the matches are the same, the
+    work is less."""
+
+    def __init__(self, patterns: list[str] | tuple[str, ...], flags: int = re.I):
+        self.parts = tuple(patterns)
+        self.full = re.compile("|".join(f"(?:{p})" for p in self.parts), flags)
+        self.pattern, self.flags = self.full.pattern, self.full.flags
+        self.words = tuple(needles(re.compile(p, flags)) for p in self.parts)
+        # every part's needles at once: a text with none of them is passed over in one loop
+        self.union = None if None in self.words else frozenset().union(*self.words)
+        self._subsets: dict[tuple[int, ...], re.Pattern] = {}
+        _learn(w for words in self.words if words for w in words)
+
+    def narrowed(self, lowered: str) -> re.Pattern | None:
+        """The alternation of the parts that may match this lower-cased text; None: none may."""
+        found = present(lowered)
+        if self.union is not None and self.union.isdisjoint(found):
+            return None
+        keep = tuple(
+            i for i, words in enumerate(self.words) if words is None or not words.isdisjoint(found)
+        )
+        if not keep:
+            return None
+        if len(keep) == len(self.parts):
+            return self.full
+        found_pattern = self._subsets.get(keep)
+        if found_pattern is None:
+            found_pattern = self._subsets[keep] = re.compile(
+                "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
+            )
+        return found_pattern
+
+    def _for(self, text: str, lowered: str | None) -> re.Pattern | None:
+        return self.narrowed(text.lower() if lowered is None else lowered)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize, *, lowered=None):
+        pattern = self._for(text, lowered)
+        return pattern.search(text, pos, endpos) if pattern is not None else None
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize, *, lowered=None):
+        pattern = self._for(text, lowered)
+        return pattern.match(text, pos, endpos) if pattern is not None else None
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize, *, lowered=None):
+        pattern = self._for(text, lowered)
+        return pattern.fullmatch(text, pos, endpos) if pattern is not None else None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize, *, lowered=None):
+        pattern = self._for(text, lowered)
+        return pattern.finditer(text, pos, endpos) if pattern is not None else iter(())
+
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize, *, lowered=None):
+        pattern = self._for(text, lowered)
+        return pattern.findall(text, pos, endpos) if pattern is not None else []
+
+    def sub(self, repl, text: str, count: int = 0, *, lowered=None) -> str:
+        pattern = self._for(text, lowered)
+        return pattern.sub(repl, text, count) if pattern is not None else text
+
+
+_KNOWN: set[str] = set()  # every needle of every Alternatives made so far
+
+
+_FINDER: re.Pattern | None = None  # every known needle, longest first at each position
+_INSIDE: dict[str, frozenset[str]] = {}  # a needle: the known needles it contains
+
+
+def _learn(words) -> None:
+    global _FINDER
+    new = set(words) - _KNOWN
+    if new:
+        _KNOWN.update(new)
+        _FINDER = re.compile(f"(?=({_trie(sorted(_KNOWN))}))", re.S)
+        _INSIDE.clear()
+        _INSIDE.update({w: frozenset(x for x in _KNOWN if x in w) for w in _KNOWN})
+        present.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def present(lowered: str) -> frozenset[str]:
+    """The known needles in a lower-cased text: found once per text, then each alternation only
+    asks which of its own are among them (a sentence is asked about by many alternations).
+    At each position the finder gives the longest needle starting there; the shorter ones
+    starting there too are inside it."""
+    if _FINDER is None:
+        return frozenset()
+    found = set(_FINDER.findall(lowered))
+    return frozenset().union(*(_INSIDE[word] for word in found))
+
+
+def _trie(words: list[str]) -> str:
+    """One regex for many words, sharing their prefixes, longest match first:
+    ["ab", "abc", "b"] -> "ab(?:c)?|b" (a regex tries the words of a plain list one by one)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _branches(tree)
+
+
+def _branches(node: dict) -> str:
+    options = [re.escape(char) + _branches(child) for char, child in node.items() if char]
+    if not options:
+        return ""
+    body = options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
+def _any_in(words: frozenset[str], lowered: str) -> bool:
+    for word in words:  # noqa: SIM110 (a loop: any() and its generator cost twice as much here)
+        if word in lowered:
+            return True
+    return False
