@@ -480,7 +480,7 @@ class Reading:
             if pattern is None:
                 continue
             for m in pattern.finditer(masked):
-                if kind == "owner" and self._names_product(masked, m.end()):
+                if kind == "owner" and self._names_product(masked, m.start(), m.end()):
                     continue  # "OpenAI's Jalapeño": the product, not a party that ran anything
                 if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
@@ -502,8 +502,13 @@ class Reading:
             for key, value in stated.items()
         )
 
-    def _names_product(self, text: str, at: int) -> bool:
-        rest = POSSESSIVE.sub("", text[at : at + 12], count=1)
+    def _names_product(self, text: str, start: int, end: int) -> bool:
+        """Does the owner's name at [start, end) name the product ("OpenAI's Jalapeño", "OpenAI
+        芯片")?"""
+        direct = self.subject.direct
+        if direct is not None and direct.match(text, start):
+            return True
+        rest = POSSESSIVE.sub("", text[end : end + 12], count=1)
         names = self.subject.names
         return bool(names and names.match(rest))
 
@@ -812,7 +817,10 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
 
 
 def _owned(owner: re.Pattern, text: str, at: int) -> bool:
-    """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队")?"""
+    """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队", or,
+    once the sentence has named the owner, "公司已在自家实验室", "in its own lab")?"""
+    if OWN_WORD.search(text[max(0, at - 10) : at]) and owner.search(text[:at]):
+        return True
     before = text[max(0, at - 28) : at]
     found = list(owner.finditer(before))
     if not found:
@@ -918,6 +926,12 @@ QUOTED = re.compile(
     r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
 )
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
+# a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
+OWN_WORD = re.compile(
+    r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
+    r"|自家|自有|自己的|公司内部|内部|公司的?)\s*$",
+    re.I,
+)
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
 PAIR_JOIN = re.compile(
     r"\s*(?:nvl\d+\s*)?(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"

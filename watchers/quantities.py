@@ -80,6 +80,14 @@ COMPARATOR_BEFORE = re.compile(
 )
 
 
+# a bound is not a reading: "sub-40%", "under 550 W", "不到 40%", "至少 8 万"
+BOUND_BEFORE = re.compile(
+    r"(?:\bsub-|\b(?:under|below|less than|fewer than|more than|at least|at most|upwards of|north of"
+    r"|south of)\s+|不到|不足|低于|高于|超过|至少|最多)\s*$",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Quantity:
     start: int  # offsets in the sentence
@@ -170,7 +178,7 @@ def _comparator(sentence: str, match: re.Match) -> bool:
 
 
 def _after_comparator(before: str) -> bool:
-    return bool(COMPARATOR_BEFORE.search(before[-20:]))
+    return bool(COMPARATOR_BEFORE.search(before[-20:]) or BOUND_BEFORE.search(before[-20:]))
 
 
 # what follows a number that has a unit or a count of its own: not a bare figure

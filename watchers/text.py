@@ -9,7 +9,7 @@ from dataclasses import dataclass
 SENTENCE_END = re.compile(
     r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"  # English: an end mark, space, a capital
     r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
-    r"|\n+|(?<=\S)\s+(?=\d+\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
+    r"|\n+|(?<=\S)\s+(?=\d{1,2}\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
 )
 # where a negation or a hedge stops: a contrast, a new clause with its own verb, a semicolon
 SPAN_END = re.compile(
