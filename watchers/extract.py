@@ -55,6 +55,14 @@ WORKLOAD = [
     ),
     (
         re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input|prompt)\s+tokens?\W{0,6}(?:and\s+|with\s+)?"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:output|generated)\s+tokens?",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
             r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:input|context|prompt|输入|上下文)", re.I
         ),
         "i",
@@ -538,7 +546,11 @@ class Reading:
                 if kind.startswith("io"):
                     stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
                 break
-        kinds = {name for name, pattern in WORKLOAD_KINDS if pattern.search(text)}
+        kinds = {
+            name
+            for name, pattern in WORKLOAD_KINDS
+            if any(self._stated(number, m.start()) for m in pattern.finditer(text))
+        }
         if stated.get("isl", 0) >= LONG_CONTEXT_TOKENS:
             kinds.add("long-context")
         if kinds:
