@@ -34,6 +34,7 @@ EXCERPT = 400
 OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer"}
+PLANNED = {"future", "hypothetical"}
 WINDOW_BEFORE, WINDOW_AFTER = 70, 40
 WORKLOAD = [
     (
@@ -60,6 +61,20 @@ WORKLOAD = [
             re.I,
         ),
         "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:inputs?|prompts?)\W{0,6}(?:and\s+|with\s+)?"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:outputs?|generations?)",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{4,6})[- ]tokens?\s+(?:inputs?|prompts?|contexts?)", re.I
+        ),
+        "i-tokens",
     ),
     (
         re.compile(
@@ -224,6 +239,7 @@ class Reading:
     text: str
     mentions: list[list[Mention]] = field(default_factory=list)
     models: list[list[tuple[int, str]]] = field(default_factory=list)
+    ran: dict = field(default_factory=dict)  # workloads the item's measured figures were run at
 
     def __post_init__(self):
         for read in self.analysed:
@@ -418,7 +434,7 @@ class Reading:
         text = self.analysed[number][0].text
         if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
             return ""  # a party of its own is named: it is not the one before
-        kinds = {kind for _, kind in self._parties(self.analysed[number - 1][0].text)}
+        kinds = {kind for _, kind in self._parties(self.analysed[number - 1][0].text, number - 1)}
         if kinds == {"independent"}:
             return "independent"
         if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
@@ -463,7 +479,7 @@ class Reading:
         """Who measured: the last party named before the measuring word, or after "by" (a party
         in a negated stretch, "第三方复测还没跟上", measured nothing)."""
         masked = _mask_independence(sentence)
-        parties = [p for p in self._parties(sentence) if self._stated(number, p[0])]
+        parties = [p for p in self._parties(sentence, number) if self._stated(number, p[0])]
         before = sorted(p for p in parties if p[0] <= at)
         after = sorted(p for p in parties if at < p[0] <= at + 40)
         agent = before[-1][1] if before else None
@@ -475,8 +491,35 @@ class Reading:
             return "owner" if new else ""
         return agent or ""
 
-    def _parties(self, sentence: str) -> list[tuple[int, str]]:
-        """Where the sentence names a party, and whether it is the owner or independent."""
+    def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
+        """Where the sentence names a party, and whether it is the owner or independent. A bare
+        "the team", "团队" (sentence `number` of the item) is the party named before it."""
+        found = self._named_parties(sentence)
+        if number is None:
+            return found
+        out = []
+        for at, kind in found:
+            if kind == "independent" and _bare(sentence, at):
+                kind = self._antecedent(number, at, found)
+            out.append((at, kind))
+        return out
+
+    def _antecedent(self, number: int, at: int, found: list[tuple[int, str]]) -> str:
+        """The kind of the party a bare one refers to: the first named earlier in its sentence,
+        else the first named in the nearest sentence before that names one (a sentence's
+        subject comes first); independent when none was."""
+        sentence = self.analysed[number][0].text
+        before = [kind for where, kind in found if where < at and not _bare(sentence, where)]
+        if before:
+            return before[0]
+        for earlier in range(number - 1, -1, -1):
+            text = self.analysed[earlier][0].text
+            named = [k for where, k in self._named_parties(text) if not _bare(text, where)]
+            if named:
+                return named[0]
+        return "independent"
+
+    def _named_parties(self, sentence: str) -> list[tuple[int, str]]:
         masked = _mask_independence(sentence)
         owner = self.subject.owner
         parties = []
@@ -488,8 +531,11 @@ class Reading:
             if pattern is None:
                 continue
             for m in pattern.finditer(masked):
-                if kind == "owner" and self._names_product(masked, m.start(), m.end()):
-                    continue  # "OpenAI's Jalapeño": the product, not a party that ran anything
+                if kind == "owner" and (
+                    self._names_product(masked, m.start(), m.end())
+                    or OWNERS_FIGURE.match(masked, m.end())
+                ):
+                    continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
                 else:
@@ -535,13 +581,17 @@ class Reading:
         """Is the phrase at `at` of sentence `number` said as fact ("MTP off", "未开启" are not)?"""
         return number is None or self.asserted(number, at) not in NOT_FACT
 
+    def _done(self, number: int | None, at: int) -> bool:
+        """Stated as fact and not as a plan: "it will try 128k-token inputs next" ran no 128k."""
+        return number is None or self.asserted(number, at) not in NOT_FACT | PLANNED
+
     def conditions_in(self, text: str, number: int | None = None) -> dict:
         """The conditions a sentence states (`number` given: only those it asserts)."""
         stated: dict = {}
         for pattern, kind in WORKLOAD:
             match = pattern.search(text)
-            if match and self._stated(number, match.start()):
-                scale = 1 if kind == "io-tokens" else 1024
+            if match and self._done(number, match.start()):
+                scale = 1 if kind.endswith("tokens") else 1024
                 stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
                 if kind.startswith("io"):
                     stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
@@ -549,7 +599,7 @@ class Reading:
         kinds = {
             name
             for name, pattern in WORKLOAD_KINDS
-            if any(self._stated(number, m.start()) for m in pattern.finditer(text))
+            if any(self._done(number, m.start()) for m in pattern.finditer(text))
         }
         if stated.get("isl", 0) >= LONG_CONTEXT_TOKENS:
             kinds.add("long-context")
@@ -650,6 +700,9 @@ class Reading:
                     number, quantity.start, quantity.end
                 )
                 measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
+                if measured and who and "workload" in stated:
+                    # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s"
+                    self.ran = _merge(self.ran, {"workload": stated["workload"]})
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
@@ -789,6 +842,7 @@ class Reading:
         who, _, conditions = self.measurement
         if not who:
             return []
+        conditions = _merge(conditions, self.ran)
         excerpt = _excerpt(self._measurement_sentence())
         out = []
         spec = self.subject.measurement
@@ -826,6 +880,12 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
     return re.compile(
         rf"(?:{owner.pattern}|the company)(?:'s|’s| says| said|的|说|称)\s*\S{{0,6}}$", re.I
     )
+
+
+def _bare(text: str, at: int) -> bool:
+    """Is the party word at `at` a bare "the team", "engineers", "团队", naming nobody by itself?"""
+    word = BARE_PARTY.match(text, at)
+    return bool(word) and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
 
 
 def _owned(owner: re.Pattern, text: str, at: int) -> bool:
@@ -938,6 +998,20 @@ QUOTED = re.compile(
     r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
 )
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
+# the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
+OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# party words that name nobody by themselves, and what may stand before them then
+BARE_PARTY = re.compile(
+    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员",
+    re.I,
+)
+BARE_BEFORE = re.compile(
+    r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
+    r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
+    r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
+    r"|该|这个|这支|这家|此|其)$",
+    re.I,
+)
 # a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
 OWN_WORD = re.compile(
     r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
