@@ -434,7 +434,15 @@ class Reading:
         text = self.analysed[number][0].text
         if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
             return ""  # a party of its own is named: it is not the one before
-        kinds = {kind for _, kind in self._parties(self.analysed[number - 1][0].text, number - 1)}
+        kinds: set[str] = set()
+        for earlier in range(number - 1, max(-1, number - 4), -1):  # the nearest that names one
+            kinds = {
+                kind
+                for where, kind in self._parties(self.analysed[earlier][0].text, earlier)
+                if self._done(earlier, where)  # "在第三方复测出来之前": nobody ran anything
+            }
+            if kinds:
+                break
         if kinds == {"independent"}:
             return "independent"
         if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
@@ -534,6 +542,7 @@ class Reading:
                 if kind == "owner" and (
                     self._names_product(masked, m.start(), m.end())
                     or OWNERS_FIGURE.match(masked, m.end())
+                    or SUPPLIER.match(masked, m.end())
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
@@ -1000,6 +1009,12 @@ QUOTED = re.compile(
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
+SUPPLIER = re.compile(
+    r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
+    r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)",
+    re.I,
+)
 # party words that name nobody by themselves, and what may stand before them then
 BARE_PARTY = re.compile(
     r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员",
