@@ -14,13 +14,15 @@ SENTENCE_END = re.compile(
 # where a negation or a hedge stops: a contrast, a new clause with its own verb, a semicolon
 SPAN_END = re.compile(
     r";|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——"
-    r"|,?\s+(?=(?:but|while|whereas|although|though|however|yet|even as|except that)\b)"
+    r"|,?\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
+    r"|(?<!not)(?<!nor)(?<! as),?\s+(?=yet\b(?!\s+(?:to|again)\b))"  # "but": not "not yet", "yet to"
     r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|尽管))|,(?=\s*(?:并且|同时|之后|并|且|随后|此外|另外))"
 )
 CLAUSE_END = re.compile(
     r"(?<!\d),|,(?!\d{3}(?!\d))|;|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——|…"
-    r"|\s+(?=(?:but|while|whereas|although|though|however|yet|even as|except that)\b)"
+    r"|\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
+    r"|(?<!not)(?<!nor)(?<! as)\s+(?=yet\b(?!\s+(?:to|again)\b))"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|并且未|尽管))|、(?=[^\d])"
 )
 NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
