@@ -242,6 +242,13 @@ class Reading:
     ran: dict = field(default_factory=dict)  # workloads the item's measured figures were run at
 
     def __post_init__(self):
+        self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
+        # "we measured" is the writer's run; in an interview with the owner's people, the owner's
+        owner = self.subject.owner
+        voice = owner is not None and any(
+            OWNER_ROLE.match(self.text, m.end()) for m in owner.finditer(self.text)
+        )
+        self._first_person = "owner" if voice else "independent"
         for read in self.analysed:
             sentence = read.sentence
             self.mentions.append(self._mentions(sentence.text, read.lowered))
@@ -276,6 +283,9 @@ class Reading:
                     skipped_end = m.end()
                     continue
                 out.append(Mention(m.start(), m.end(), ours))
+        if self.with_owner is not None and not any(not m.ours for m in out):
+            # "B0", "二代芯片": the subject's only where no other device is named in the sentence
+            out += [Mention(m.start(), m.end(), True) for m in self.with_owner.finditer(text)]
         out.sort(key=lambda m: (m.start, not m.ours))
         # a name inside another's ("Vera Rubin" inside an other's pattern) counts once
         kept: list[Mention] = []
@@ -534,7 +544,7 @@ class Reading:
         for kind, pattern in (
             ("owner", owner),
             ("independent", self.rules.independent),
-            ("independent", self.rules.first_person),
+            (self._first_person, self.rules.first_person),
         ):
             if pattern is None:
                 continue
@@ -1009,6 +1019,13 @@ QUOTED = re.compile(
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
+OWNER_ROLE = re.compile(
+    r"(?:'s|’s)?\s*(?:\w+\s+){0,3}?(?:chief|head|vp|vice president|director|executive|cfo|ceo|cto"
+    r"|president|spokes(?:wo)?man|spokesperson)\b|(?:'s|’s)\s+(?-i:[A-Z][a-z]+\s+[A-Z][a-z]+)"
+    r"|\s*(?:的)?\s*\S{0,6}?(?:负责人|副总裁|总裁|高管|首席|发言人|主管)",
+    re.I,
+)
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"

@@ -14,7 +14,7 @@ from watchers.context import CUES
 from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
-    "id", "names", "direct", "context", "owner", "others", "not_context", "hardware",
+    "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context", "hardware",
     "hardware_claim", "agentic_claims",
 }  # fmt: skip
 SIGNAL_KEYS = {
@@ -110,6 +110,8 @@ class Subject:
     id: str
     names: re.Pattern | None = None
     direct: re.Pattern | None = None
+    # words that name the subject in an item that names its owner ("B0", "二代芯片" beside OpenAI)
+    with_owner: re.Pattern | None = None
     context: re.Pattern | None = None
     not_context: re.Pattern | None = None
     owner: re.Pattern | None = None
@@ -135,7 +137,18 @@ class Subject:
             return True  # a subject known only by its signals: the patterns decide
         if self.names.search(text) and self._in_context(text):
             return True
-        return bool(self.direct and self.direct.search(text))
+        if self.direct and self.direct.search(text):
+            return True
+        return self.owned_words(text)
+
+    def owned_words(self, text: str) -> bool:
+        """Does the item name the subject by words that need its owner named too?"""
+        return bool(
+            self.with_owner
+            and self.owner
+            and self.with_owner.search(text)
+            and self.owner.search(text)
+        )
 
     def _in_context(self, text: str) -> bool:
         if self.not_context is not None and self.not_context.search(text):
@@ -215,6 +228,7 @@ def _subject(data: dict, where: str) -> Subject:
         id=raw.get("id", ""),
         names=_any(raw.get("names"), f"{where}: subject.names"),
         direct=_any(raw.get("direct"), f"{where}: subject.direct"),
+        with_owner=_any(raw.get("with_owner"), f"{where}: subject.with_owner"),
         context=_any(raw.get("context"), f"{where}: subject.context"),
         not_context=_any(raw.get("not_context"), f"{where}: subject.not_context"),
         owner=_any(raw.get("owner"), f"{where}: subject.owner"),
