@@ -64,3 +64,33 @@ def test_signals_can_be_limited():
 )
 def test_relevance(text, relevant):
     assert is_relevant(text) is relevant
+
+
+@pytest.mark.parametrize(
+    ("text", "normal"),
+    [
+        ("单用户每秒六百三十个token", "单用户每秒 630 个 token"),
+        ("持续功耗五百八十六瓦", "持续功耗 586 瓦"),
+        ("每千瓦一万四千六百token", "每千瓦 14600token"),
+        ("一点九倍", "1.9 倍"),
+        ("B0良率六成五", "B0 良率 65%"),
+        # numerals that are no figure stay words
+        ("第二代芯片", "第二代芯片"),
+        ("三款模型", "三款模型"),
+        ("领先一成", "领先一成"),
+    ],
+)
+def test_chinese_numerals_before_a_unit_become_figures(text, normal):
+    from watchers.text import normalise
+
+    assert normalise(text) == normal
+
+
+def test_a_figure_in_chinese_numerals_is_read():
+    item = ParsedItem(
+        dedupe_key="cn",
+        title="独立实验室实测 Jalapeño",
+        text="一家与 OpenAI 无关的独立实验室实测 Jalapeño 跑 Kimi K2.5，单用户每秒六百三十个 token。",
+    )
+    found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
+    assert ("jalapeno.tokens-per-user.kimi-k2.5", 630.0) in found

@@ -40,7 +40,62 @@ def normalise(text: str) -> str:
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
+    text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_cn_number, text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
+
+
+# a figure written in Chinese numerals before its unit: 六百三十个 token, 五百八十六瓦, 一点九倍
+CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+             "七": 7, "八": 8, "九": 9}  # fmt: skip
+CN_PLACES = {"十": 10, "百": 100, "千": 1000}
+CN_GROUPS = {"万": 10**4, "亿": 10**8}
+CN_NUMBER = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千万亿第])"
+    r"(?P<n>[零〇一二两三四五六七八九十百千万亿]{2,}(?:点[零〇一二三四五六七八九]+)?"
+    r"|[零〇一二两三四五六七八九]点[零〇一二三四五六七八九]+)"
+    r"(?=\s*(?:个|瓦|千瓦|兆瓦|毫秒|微秒|秒|倍|%|％|token|tok|w\b|ms\b|万|亿))",
+    re.I,
+)
+# a yield in tenths: 良率六成五 is 65 %
+CN_TENTHS = re.compile(
+    r"(?P<lead>(?:良率|良品率|\byield)[^。,，;；]{0,8}?)(?P<a>[一二三四五六七八九])成(?P<b>[一二三四五六七八九])?"
+)
+
+
+def _cn_number(match: re.Match) -> str:
+    value = cn_value(match.group("n"))
+    if value is None:
+        return match.group(0)
+    return f"{value:g}" if value != int(value) else str(int(value))
+
+
+def cn_value(numeral: str) -> float | None:
+    """一万四千六百 → 14600, 六百三十 → 630, 一点九 → 1.9; None unless it is a number with a place
+    (十 百 千 万 亿) or a decimal point, so 三款 or 第二代 are left alone."""
+    whole, _, fraction = numeral.partition("点")
+    if not fraction and not any(c in CN_PLACES or c in CN_GROUPS for c in whole):
+        return None
+    total, group, digit = 0, 0, 0
+    for char in whole:
+        if char in CN_DIGITS:
+            digit = CN_DIGITS[char]
+        elif char in CN_PLACES:
+            group += (digit or 1) * CN_PLACES[char]
+            digit = 0
+        elif char in CN_GROUPS:
+            total += (group + digit) * CN_GROUPS[char]
+            group, digit = 0, 0
+    value = float(total + group + digit)
+    if fraction:
+        value += float("0." + "".join(str(CN_DIGITS[c]) for c in fraction))
+    return value
+
+
+def _tenths(match: re.Match) -> str:
+    tenths = CN_DIGITS[match.group("a")] * 10 + (
+        CN_DIGITS[match.group("b")] if match.group("b") else 0
+    )
+    return f"{match.group('lead')}{tenths}%"
 
 
 @dataclass(frozen=True)
