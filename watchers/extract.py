@@ -501,7 +501,9 @@ class Reading:
         before = sorted(p for p in parties if p[0] <= at)
         after = sorted(p for p in parties if at < p[0] <= at + 40)
         agent = before[-1][1] if before else None
-        passive = re.search(r"\bby\b|由|被", masked[at : at + 40])
+        passive = re.search(r"\bby\b|由|被", masked[at : at + 40]) or re.match(
+            r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
+        )  # "benchmarked outside OpenAI", "re-tested independently"
         if after and passive:
             agent = after[0][1]
         if agent == "owner":
@@ -555,7 +557,12 @@ class Reading:
                     or SUPPLIER.match(masked, m.end())
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
-                if kind == "independent" and owner is not None and _owned(owner, masked, m.start()):
+                owners = [at for at, k in parties if k == "owner"]  # found first, just above
+                if (
+                    kind == "independent"
+                    and owner is not None
+                    and _owned(owner, masked, m.start(), owners)
+                ):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
                 else:
                     parties.append((m.start(), kind))
@@ -907,10 +914,11 @@ def _bare(text: str, at: int) -> bool:
     return bool(word) and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
 
 
-def _owned(owner: re.Pattern, text: str, at: int) -> bool:
+def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队", or,
-    once the sentence has named the owner, "公司已在自家实验室", "in its own lab")?"""
-    if OWN_WORD.search(text[max(0, at - 10) : at]) and owner.search(text[:at]):
+    once the owner has been named as a party before it, "公司已在自家实验室", "in its own lab")?
+    `owners`: where the sentence names the owner as a party (not "OpenAI's Jalapeño")."""
+    if OWN_WORD.search(text[max(0, at - 10) : at]) and any(o < at for o in owners):
         return True
     before = text[max(0, at - 28) : at]
     found = list(owner.finditer(before))
