@@ -397,9 +397,11 @@ class Reading:
                 conditions = _merge(conditions, self.conditions_in(text, number))
                 named |= {name for _, name in self.models[number]}
                 if spec and spec.full_cues:
+                    # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
                     full = full or any(
-                        self.asserted(number, m.start(), m.end()) is None
-                        for m in spec.full_cues.finditer(text)
+                        self._says_full(spec.full_cues, n)
+                        for n in (number - 1, number, number + 1)
+                        if 0 <= n < len(self.analysed)
                     )
         tracked = {
             m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m
@@ -407,6 +409,10 @@ class Reading:
         if tracked and tracked <= named:
             full = True  # every model the claims track was run
         return who, full, conditions
+
+    def _says_full(self, cues: re.Pattern, number: int) -> bool:
+        text = self.analysed[number][0].text
+        return any(self.asserted(number, m.start(), m.end()) is None for m in cues.finditer(text))
 
     def _measuring(self, number: int, clause) -> tuple[str, int]:
         """Who measures in this clause, at its first measuring word that has a party."""
@@ -558,7 +564,9 @@ class Reading:
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
-                if (
+                if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
+                    parties.append((m.start(), self._first_person))  # "in our own lab"
+                elif (
                     kind == "independent"
                     and owner is not None
                     and _owned(owner, masked, m.start(), owners)
@@ -1027,6 +1035,8 @@ QUOTED = re.compile(
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# the speaker's own: "in our own lab", "我们的团队"
+FIRST_PERSON_OWN = re.compile(r"(?:\b(?:our|my)\s+(?:own\s+)?|我们的?|我的)\s*$", re.I)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
 OWNER_ROLE = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,3}?(?:chief|head|vp|vice president|director|executive|cfo|ceo|cto"
