@@ -33,24 +33,38 @@ def real(name: str) -> dict:
     return copy.deepcopy(_real(name))
 
 
+# a step between the two real o3 prices, for sequences of three upstream states (not a real price)
+O3_MIDWAY = {"input": 5e-06, "cached_input": 1.25e-06, "output": 2e-05}
+
+
 def litellm_before_o3_cut() -> dict:
     """LiteLLM 3baa777 with o3 and its dated alias at the prices they had before June 2025."""
+    return litellm_with_o3_at(O3_BEFORE_CUT)
+
+
+def litellm_with_o3_at(prices: dict) -> dict:
+    """LiteLLM 3baa777 with o3 and its dated alias at these per-token prices."""
     data = real(LITELLM)
     for key in ("o3", "o3-2025-04-16"):
-        data[key]["input_cost_per_token"] = O3_BEFORE_CUT["input"]
-        data[key]["cache_read_input_token_cost"] = O3_BEFORE_CUT["cached_input"]
-        data[key]["output_cost_per_token"] = O3_BEFORE_CUT["output"]
+        data[key]["input_cost_per_token"] = prices["input"]
+        data[key]["cache_read_input_token_cost"] = prices["cached_input"]
+        data[key]["output_cost_per_token"] = prices["output"]
     return data
 
 
 def openrouter_before_o3_cut() -> dict:
     """OpenRouter ef05c3b with `openai/o3` at the prices it had before June 2025."""
+    return openrouter_with_o3_at(O3_BEFORE_CUT)
+
+
+def openrouter_with_o3_at(prices: dict) -> dict:
+    """OpenRouter ef05c3b with `openai/o3` at these per-token prices."""
     data = real(OPENROUTER)
     model = next(m for m in data["data"] if m["id"] == "openai/o3")
     model["pricing"].update(
-        prompt=f"{O3_BEFORE_CUT['input']:.7f}",
-        input_cache_read=f"{O3_BEFORE_CUT['cached_input']:.7f}",
-        completion=f"{O3_BEFORE_CUT['output']:.7f}",
+        prompt=f"{prices['input']:.7f}",
+        input_cache_read=f"{prices['cached_input']:.7f}",
+        completion=f"{prices['output']:.7f}",
     )
     return data
 

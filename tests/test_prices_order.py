@@ -15,12 +15,15 @@ from db.state import load_book
 
 from .real_prices import (
     LITELLM,
+    O3_MIDWAY,
     OPENROUTER,
     Clock,
     Lists,
     body,
     litellm_before_o3_cut,
+    litellm_with_o3_at,
     openrouter_before_o3_cut,
+    openrouter_with_o3_at,
     price_poller,
     real,
 )
@@ -63,7 +66,7 @@ def schedules(draw):
     return polls
 
 
-def replay(lists, polls):
+def replay(lists, polls, states=STATES):
     """Poll in the given order on a fresh database; what changed, alerts, and current values."""
     with tempfile.TemporaryDirectory() as tmp:
         watchers = [
@@ -74,14 +77,19 @@ def replay(lists, polls):
         poller, engine = price_poller(f"sqlite:///{Path(tmp) / 'c.db'}", watchers, clock)
         try:
             for name, state in polls:
-                lists.serve(f"/{name}.json", STATES[name][state])
+                lists.serve(f"/{name}.json", states[name][state])
                 clock.advance(minutes=10)
                 assert poller.poll(name).outcome == "ok"
         finally:
             poller.close()
         with Session(engine) as session:
-            changes = session.exec(select(Observation).where(Observation.role == "change")).all()
+            changes = session.exec(
+                select(Observation).where(Observation.role == "change").order_by(Observation.id)
+            ).all()
             moved = {(o.key, json.loads(o.previous_value), json.loads(o.value)) for o in changes}
+            replay.chain = [
+                (o.key, json.loads(o.previous_value), json.loads(o.value)) for o in changes
+            ]
             count = len(changes)
             alerts = session.exec(select(Alert.item_id).where(Alert.kind == "change")).all()
             book = load_book(session)
@@ -123,3 +131,64 @@ def test_the_real_o3_cut_is_one_change_whichever_source_is_polled_first(lists, p
     moved, _, alerts, current = replay(lists, polls)
     assert moved == O3_CUT and len(set(alerts)) == 1
     assert current["o3:cached_input"] == 0.5
+
+
+# three upstream states: before the cut, a step part of the way, after the cut
+THREE = {
+    "litellm": [
+        body(litellm_before_o3_cut()),
+        body(litellm_with_o3_at(O3_MIDWAY)),
+        body(real(LITELLM)),
+    ],
+    "openrouter": [
+        body(openrouter_before_o3_cut()),
+        body(openrouter_with_o3_at(O3_MIDWAY)),
+        body(real(OPENROUTER)),
+    ],
+}
+
+
+@st.composite
+def three_state_schedules(draw):
+    """Each source shows the states in order, skipping any (a lagging list may jump two steps),
+    and the two are interleaved in any way."""
+    seen = {
+        name: sorted(draw(st.lists(st.integers(0, 2), min_size=1, max_size=4))) for name in THREE
+    }
+    order = draw(st.permutations([n for n, shown in seen.items() for _ in shown]))
+    position = dict.fromkeys(THREE, 0)
+    polls = []
+    for name in order:
+        polls.append((name, seen[name][position[name]]))
+        position[name] += 1
+    return polls
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(polls=three_state_schedules())
+def test_a_lagging_source_never_makes_the_price_flap(lists, polls):
+    """A source that shows a step the other skipped is catching up: the price only ever moves
+    forward, each move is recorded once, and it ends where the newest list is."""
+    moved, count, alerts, current = replay(lists, polls, THREE)
+    inputs = [(before, after) for key, before, after in replay.chain if key == "o3:input"]
+    assert all(after < before for before, after in inputs)  # a cut, never back up
+    assert all(a[1] == b[0] for a, b in zip(inputs, inputs[1:], strict=False))  # one chain
+    assert count == len(moved) == len(alerts)
+    seen_cut = any(
+        {s for n, s in polls if n == name} & {0, 1} and (name, 2) in polls for name in THREE
+    )
+    if seen_cut:
+        assert current["o3:input"] == 2.0
+
+
+def test_a_list_that_lags_two_steps_behind_catches_up_silently(lists):
+    # OpenRouter jumps straight to the cut; LiteLLM then shows the step it made on the way
+    polls = [("openrouter", 0), ("openrouter", 2), ("litellm", 0), ("litellm", 1), ("litellm", 2)]
+    moved, _, alerts, current = replay(lists, polls, THREE)
+    assert {m for m in moved if m[0] == "o3:input"} == {("o3:input", 10.0, 2.0)}
+    assert len(set(alerts)) == 1
+    assert current["o3:input"] == 2.0

@@ -171,7 +171,7 @@ def judge_keyed(
             # already said where this one is going, and that was never recorded as a change
             return Verdict(candidate, "change", True, True, delta(value, said.value), said.value)
         return Verdict(candidate, "confirms", False, False, None, state.value)
-    if _catching_up(state, said.value, value):
+    if _catching_up(state, said.value, value) or _on_the_way(state, said.value, value):
         return Verdict(candidate, "catch-up", False, False, None, state.value)
     return Verdict(candidate, "change", True, True, delta(value, state.value), state.value)
 
@@ -182,14 +182,29 @@ def _first_word(candidate: Candidate, state: KeyState) -> Verdict:
 
 
 def _catching_up(state: KeyState, before: Any, after: Any) -> bool:
-    """A source moving from one past value to a later past value, still behind the current one."""
+    """A source moving from one past value to a later past value, still behind the current one;
+    or, from a first word the claim never held, to a past value (a lagging list coming in)."""
     history = state.history
-    if before not in history or after not in history:
+    if after not in history:
         return False
+    if before not in history:
+        return after in history[:-1] and after != state.value
     last = len(history) - 1
     start = last - history[::-1].index(before)
     end = last - history[::-1].index(after)
     return start < end < last
+
+
+def _on_the_way(state: KeyState, before: Any, after: Any) -> bool:
+    """A source behind the claim, or apart from it since its first word, shows a step between
+    where it was and where the claim is now (10 → 5 while the claim, told by a faster source, is
+    already at 2): a step the claim passed without anyone seeing it, not a move back."""
+    if before == state.value or after in state.history:
+        return False
+    if not (_number(before) and _number(after) and _number(state.value)):
+        return False
+    low, high = sorted((before, state.value))
+    return low < after < high
 
 
 def judge_missing(
