@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import Session, select
 
 from alerts.deliver import deliver
-from alerts.digest import digest_data
+from alerts.digest import digest_data, render_text
 from alerts.slack import payload
 from alerts.text import merge_prices
 from db.models import Alert, Observation
@@ -108,7 +108,34 @@ def test_new_and_removed_models_go_to_the_digest_not_to_slack(server, webhook, s
         days = [(clock.now + timedelta(days=n)).date() for n in (-1, 0, 1)]
         digests = [digest_data(session, poller.settings, day) for day in days]
     told = {c["key"] for d in digests for group in d["changes"] for c in group["changes"]}
-    assert {"o3-mini:input", "gpt-9:output"} <= told
+    assert {"o3-mini", "gpt-9"} <= told  # a line per model, its fields joined
+    poller.close()
+
+
+def test_the_digest_and_the_atom_feed_give_the_o3_cut_one_line(server, webhook, sqlite_url):
+    import feedparser
+    from starlette.testclient import TestClient
+
+    from monitor.web import create_app
+
+    clock = Clock()
+    lists, poller, engine = litellm_poller(server, webhook, sqlite_url, clock)
+    poller.poll("litellm")
+    lists.serve("/litellm.json", real(LITELLM))
+    clock.advance(hours=1)
+    poller.poll("litellm")
+    with Session(engine) as session:
+        days = [(clock.now + timedelta(days=n)).date() for n in (-1, 0, 1)]
+        text = "".join(
+            render_text(digest_data(session, poller.settings, d), poller.settings) for d in days
+        )
+    assert text.count(O3_CUT_LINE) == 1
+    assert "o3:input" not in text
+    app = create_app(poller.settings, engine, clock=lambda: clock.now)
+    feed = feedparser.parse(TestClient(app).get("/alerts.atom").content)
+    cut = [e for e in feed.entries if "o3" in e.title]
+    assert len(cut) == 1, [e.title for e in feed.entries]
+    assert O3_CUT_LINE in cut[0].summary
     poller.close()
 
 
