@@ -133,5 +133,8 @@ def title_scopes(title: str, table: Cues | None = None) -> frozenset[str]:
 def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str]:
     """Categories this sentence gives the one before it ("这只是估算")."""
     table = table or cues()
+    previous = table.by_direction["previous"]
+    if not any(pattern.search(sentence.text) for _, pattern in previous):
+        return frozenset()  # no such cue even before masking: most sentences stop here
     masked = _masked(sentence.text, table.pseudo)
-    return frozenset(c for c, pattern in table.by_direction["previous"] if pattern.search(masked))
+    return frozenset(c for c, pattern in previous if pattern.search(masked))
