@@ -94,3 +94,22 @@ def test_a_figure_in_chinese_numerals_is_read():
     )
     found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
     assert ("jalapeno.tokens-per-user.kimi-k2.5", 630.0) in found
+
+
+def test_a_markdown_table_reads_a_row_a_sentence_with_its_column_units():
+    from watchers.text import normalise
+
+    table = (
+        "| Model | Jalapeño (tok/s per W) | GB300 (tok/s per W) |\n"
+        "|---|---:|---:|\n"
+        "| DeepSeek R1 | 18.7 | 12.3 |"
+    )
+    assert normalise(table) == "DeepSeek R1: Jalapeño 18.7 tok/s per W; GB300 12.3 tok/s per W."
+    item = ParsedItem(
+        dedupe_key="t",
+        title="An independent lab re-tested Jalapeño",
+        text="Researchers at an independent lab measured Jalapeño themselves.\n\n" + table,
+    )
+    found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
+    assert ("jalapeno.tokens-per-kw.deepseek-r1", 18700.0) in found
+    assert not any(value == 12300.0 for _, value in found)  # the comparator's column

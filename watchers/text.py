@@ -36,12 +36,45 @@ def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
     text = text or ""
+    if "|" in text:
+        text = TABLE.sub(_table_as_sentences, text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_cn_number, text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
+
+
+# a Markdown table: a header row, a rule, and rows, each line between pipes
+TABLE = re.compile(
+    r"(?m)^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[\s:|\-]*-[\s:|\-]*\|[ \t]*(?:\n[ \t]*\|.*\|[ \t]*)+$"
+)
+# a header's unit in brackets: "Jalapeño (tok/s per W)", "延迟（毫秒）"
+HEADER_UNIT = re.compile(
+    r"^(?P<name>.*?)\s*[(（](?P<unit>[^()（）]*(?:/|\bper\b|每|秒|瓦|\bms\b|\bs\b|%|×|\bx\b)[^()（）]*)[)）]\s*$",
+    re.I,
+)
+
+
+def _table_as_sentences(match: re.Match) -> str:
+    """A table read as one sentence a row, each cell with its column's name and unit after it:
+    "| GPT-OSS 120B | 81.9 | …" under "| Model | Jalapeño (tok/s per W) | …" reads
+    "GPT-OSS 120B: Jalapeño 81.9 tok/s per W; …". Cells are clauses of their own."""
+    lines = [line.strip().strip("|") for line in match.group(0).strip().splitlines()]
+    header = [cell.strip() for cell in lines[0].split("|")]
+    out = []
+    for line in lines[2:]:
+        cells = [cell.strip() for cell in line.split("|")]
+        parts = []
+        for name, cell in zip(header[1:], cells[1:], strict=False):
+            unit = HEADER_UNIT.match(name)
+            if unit and re.match(r"[~≈约]?\s*\d", cell):
+                parts.append(f"{unit['name']} {cell} {unit['unit']}")
+            else:
+                parts.append(f"{name} {cell}")
+        out.append(f"{cells[0]}: " + "; ".join(parts) + ".")
+    return "\n".join(out)
 
 
 # a figure written in Chinese numerals before its unit: 六百三十个 token, 五百八十六瓦, 一点九倍
