@@ -113,3 +113,14 @@ def test_a_markdown_table_reads_a_row_a_sentence_with_its_column_units():
     found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
     assert ("jalapeno.tokens-per-kw.deepseek-r1", 18700.0) in found
     assert not any(value == 12300.0 for _, value in found)  # the comparator's column
+
+
+def test_a_plain_text_table_reads_like_a_markdown_one():
+    from watchers.text import normalise
+
+    table = (
+        "Model          Jalapeño           Nvidia system\n"
+        "-------------  -----------------  ----------------\n"
+        "DeepSeek R1    9,800 tok/s/kW     121 (GB300)\n"
+    )
+    assert normalise(table) == "DeepSeek R1: Jalapeño 9,800 tok/s/kW; Nvidia system 121 (GB300).\n"

@@ -38,6 +38,8 @@ def normalise(text: str) -> str:
     text = text or ""
     if "|" in text:
         text = TABLE.sub(_table_as_sentences, text)
+    if "  " in text:
+        text = ALIGNED.sub(_aligned_as_sentences, text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
@@ -57,11 +59,37 @@ HEADER_UNIT = re.compile(
 )
 
 
+# a plain-text table: a header line, a rule of dashes, and rows, columns apart by 2+ spaces
+ALIGNED = re.compile(
+    r"(?m)^[ \t]*\S.*\S[ \t]{2,}\S.*\n[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*(?:\n[ \t]*\S.*\S[ \t]{2,}\S.*)+$"
+)
+COLUMNS = re.compile(r"[ \t]{2,}")
+
+
+def _aligned_as_sentences(match: re.Match) -> str:
+    """A plain-text table read as Markdown's: header line, rule, rows."""
+    lines = match.group(0).strip().splitlines()
+    rows = [
+        "|" + "|".join(COLUMNS.split(line.strip())) + "|"
+        for line in lines
+        if not line.lstrip().startswith("-")
+    ]
+    return _rows_as_sentences(
+        [r.strip("|") for r in rows[:1]] + [""] + [r.strip("|") for r in rows[1:]]
+    )
+
+
 def _table_as_sentences(match: re.Match) -> str:
     """A table read as one sentence a row, each cell with its column's name and unit after it:
     "| GPT-OSS 120B | 81.9 | …" under "| Model | Jalapeño (tok/s per W) | …" reads
     "GPT-OSS 120B: Jalapeño 81.9 tok/s per W; …". Cells are clauses of their own."""
-    lines = [line.strip().strip("|") for line in match.group(0).strip().splitlines()]
+    return _rows_as_sentences(
+        [line.strip().strip("|") for line in match.group(0).strip().splitlines()]
+    )
+
+
+def _rows_as_sentences(lines: list[str]) -> str:
+    """Header line, rule, rows (cells between pipes) as one sentence a row."""
     header = [cell.strip() for cell in lines[0].split("|")]
     out = []
     for line in lines[2:]:
