@@ -124,3 +124,14 @@ def test_a_plain_text_table_reads_like_a_markdown_one():
         "DeepSeek R1    9,800 tok/s/kW     121 (GB300)\n"
     )
     assert normalise(table) == "DeepSeek R1: Jalapeño 9,800 tok/s/kW; Nvidia system 121 (GB300).\n"
+
+
+def test_a_list_under_a_per_user_heading_reads_per_user():
+    item = ParsedItem(
+        dedupe_key="h",
+        title="独立实验室复测 Jalapeño",
+        text="上海一家独立实验室自行复测了 Jalapeño。单用户生成速度：\nGPT-OSS 120B：1380 tokens/s\nKimi K2.5：720 tokens/s",
+    )
+    found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
+    assert ("jalapeno.tokens-per-user.gpt-oss-120b", 1380.0) in found
+    assert ("jalapeno.tokens-per-user.kimi-k2.5", 720.0) in found

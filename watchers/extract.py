@@ -9,7 +9,7 @@ with the mismatch named; status phrases from the story's signal tables move stat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from watchers.context import (
     title_scopes,
 )
 from watchers.needles import may_match
-from watchers.quantities import UNITS, Quantity, bare_numbers, quantities
+from watchers.quantities import UNITS, Quantity, bare_numbers, heading_denominator, quantities
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.text import Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
@@ -707,7 +707,13 @@ class Reading:
             respective = self._respectively(number)
             bare = bare_numbers(sentence.text)
             found = sorted([*quantities(sentence.text), *bare], key=_start)
+            heading = self._heading(number)
             for quantity in found:
+                if heading and isinstance(quantity, Quantity) and quantity.quantity == "throughput":
+                    # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
+                    quantity = replace(
+                        quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
+                    )
                 if not isinstance(quantity, Quantity):
                     if last is None or number - last[0] > 2:
                         continue
@@ -741,6 +747,17 @@ class Reading:
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
         return out
+
+    def _heading(self, number: int) -> tuple[str, float] | None:
+        """The denominator of the nearest line before that leads a list (it ends with a colon),
+        when only list lines stand between."""
+        for back in range(number - 1, max(-1, number - 6), -1):
+            text = self.analysed[back][0].text.rstrip()
+            if text.endswith((":", "：")):
+                return heading_denominator(text)
+            if text.endswith((".", "。", "!", "?", "！", "？")):
+                return None  # a sentence, not a list line: the list is over
+        return None
 
     def _quoted(self, number: int, quantity: Quantity) -> bool:
         """ "官方说…1.7到3.6倍", "OpenAI's 19,600": a figure the clause gives as the owner's word is

@@ -159,6 +159,16 @@ def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
     return None
 
 
+def heading_denominator(heading: str) -> tuple[str, float] | None:
+    """The denominator a heading or a list's lead line gives the bare throughputs under it
+    ("单用户生成速度:", "Per-user speed:"): (quantity, factor), or None."""
+    found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(heading)]
+    if not found:
+        return None
+    _, quantity, factor = max(found)
+    return quantity, factor
+
+
 def _denominator_before(sentence: str, match: re.Match, end: int):
     """Tokens per second with its denominator said before the number, or none at all."""
     lead = sentence[max(0, match.start() - 40) : match.start()]
