@@ -408,7 +408,21 @@ class Reading:
         }
         if tracked and tracked <= named:
             full = True  # every model the claims track was run
+        if who and self._left_out():
+            return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
         return who, full, conditions
+
+    def _left_out(self) -> bool:
+        """Does the item say the subject was not part of the run?"""
+        for number, mentions in enumerate(self.mentions):
+            text = self.analysed[number][0].text
+            for m in mentions:
+                if m.ours and (
+                    LEFT_OUT_BEFORE.search(text[max(0, m.start - 12) : m.start])
+                    or LEFT_OUT_AFTER.match(text, m.end)
+                ):
+                    return True
+        return False
 
     def _says_full(self, cues: re.Pattern, number: int) -> bool:
         text = self.analysed[number][0].text
@@ -1052,6 +1066,16 @@ QUOTED = re.compile(
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
+LEFT_OUT_BEFORE = re.compile(
+    r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖)了?\s*$|\b(?:did not|didn't|does not) (?:include|cover)\s+$",
+    re.I,
+)
+LEFT_OUT_AFTER = re.compile(
+    r"\s*(?:itself\s+)?(?:was|were|is)\s+not\s+(?:part of|included in|among|in)\s+(?:the|this|that)\s+"
+    r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)",
+    re.I,
+)
 # the speaker's own: "in our own lab", "我们的团队"
 FIRST_PERSON_OWN = re.compile(r"(?:\b(?:our|my)\s+(?:own\s+)?|我们的?|我的)\s*$", re.I)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
