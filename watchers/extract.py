@@ -435,12 +435,29 @@ class Reading:
             at = verb.start()
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue
-            found = self._who(text, at, number) or self._same_party(number, at)
+            found = (
+                self._who(text, at, number)
+                or (
+                    verb.end() - at > 12 and self._who(text, verb.end(), number)
+                )  # "发布了自己…的结果"
+                or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
+                or self._same_party(number, at)
+            )
             if not found and RERUN.match(text, at):
                 found = "someone"  # "复测", "re-tested": a new run, by a party not named
             if found:
                 return found, at
         return "", -1
+
+    def _first_after(self, text: str, at: int, number: int) -> str:
+        """ "Running X on hardware it operated itself, the research firm found …": a sentence that
+        opens on a participle has its party after it."""
+        if text[:at].strip(" \"'“‘(—-"):
+            return ""
+        parties = [
+            p for p in self._parties(text, number) if p[0] > at and self._stated(number, p[0])
+        ]
+        return parties[0][1] if parties else ""
 
     def _paired(self, number: int) -> bool:
         """Does the sentence put the subject and another device side by side ("X against Y",
@@ -580,6 +597,12 @@ class Reading:
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
                     parties.append((m.start(), self._first_person))  # "in our own lab"
+                elif (
+                    kind == "independent"
+                    and REFLEXIVE.search(m.group(0))
+                    and any(o < m.start() for o in owners)
+                ):
+                    parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
                 elif (
                     kind == "independent"
                     and owner is not None
@@ -1076,6 +1099,8 @@ LEFT_OUT_AFTER = re.compile(
     r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)",
     re.I,
 )
+REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
+PARTICIPLE = re.compile(r"\w+ing\b", re.I)
 # the speaker's own: "in our own lab", "我们的团队"
 FIRST_PERSON_OWN = re.compile(r"(?:\b(?:our|my)\s+(?:own\s+)?|我们的?|我的)\s*$", re.I)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
