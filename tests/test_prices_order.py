@@ -56,9 +56,13 @@ def versions():
 @st.composite
 def schedules(draw):
     """The polls of both sources, each in its own order, interleaved in any way."""
-    seen = {name: draw(versions()) for name in STATES}
+    return interleaved(draw, {name: draw(versions()) for name in STATES})
+
+
+def interleaved(draw, seen: dict[str, list[int]]) -> list[tuple[str, int]]:
+    """Each source's states in its own order, the sources' polls interleaved as drawn."""
     order = draw(st.permutations([n for n, shown in seen.items() for _ in shown]))
-    position = dict.fromkeys(STATES, 0)
+    position = dict.fromkeys(seen, 0)
     polls = []
     for name in order:
         polls.append((name, seen[name][position[name]]))
@@ -152,16 +156,8 @@ THREE = {
 def three_state_schedules(draw):
     """Each source shows the states in order, skipping any (a lagging list may jump two steps),
     and the two are interleaved in any way."""
-    seen = {
-        name: sorted(draw(st.lists(st.integers(0, 2), min_size=1, max_size=4))) for name in THREE
-    }
-    order = draw(st.permutations([n for n, shown in seen.items() for _ in shown]))
-    position = dict.fromkeys(THREE, 0)
-    polls = []
-    for name in order:
-        polls.append((name, seen[name][position[name]]))
-        position[name] += 1
-    return polls
+    steps = st.lists(st.integers(0, 2), min_size=1, max_size=4).map(sorted)
+    return interleaved(draw, {name: draw(steps) for name in THREE})
 
 
 @settings(
