@@ -135,3 +135,10 @@ def test_a_list_under_a_per_user_heading_reads_per_user():
     found = {(c.claim_id, c.value) for c in extract_item(item, CLAIMS)}
     assert ("jalapeno.tokens-per-user.gpt-oss-120b", 1380.0) in found
     assert ("jalapeno.tokens-per-user.kimi-k2.5", 720.0) in found
+
+
+def test_a_long_line_of_columns_without_a_table_is_left_as_text():
+    from watchers.text import normalise
+
+    line = "a  " * 30000  # columns apart by two spaces, 90,000 characters, no rule under them
+    assert normalise(line + "\n---  ---") == "a " * 29999 + "a \n--- ---"

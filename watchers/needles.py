@@ -22,11 +22,16 @@ except ImportError:  # pragma: no cover - Python < 3.11 is not supported
 _SHORTEST = 2  # a letter or digit alone filters nothing (a Chinese character or a "?" does)
 
 
-@cache
 def needles(pattern: re.Pattern) -> frozenset[str] | None:
     """The words every match of `pattern` holds one of, lower-cased; None when there are none."""
+    return _needles(pattern.pattern, pattern.flags)
+
+
+@cache
+def _needles(source: str, flags: int) -> frozenset[str] | None:
+    """`needles` of a pattern's source, read with the regex parser alone (no compiling)."""
     try:
-        found = _sequence(_p.parse(pattern.pattern, pattern.flags & ~re.UNICODE))
+        found = _sequence(_p.parse(source, flags & ~re.UNICODE))
     except (re.error, RecursionError, TypeError, ValueError):
         return None
     if not found or any(
@@ -94,7 +99,7 @@ class Alternatives:
         self.parts = tuple(patterns)
         self.full = re.compile("|".join(f"(?:{p})" for p in self.parts), flags)
         self.pattern, self.flags = self.full.pattern, self.full.flags
-        self.words = tuple(needles(re.compile(p, flags)) for p in self.parts)
+        self.words = tuple(_needles(p, flags) for p in self.parts)
         # every part's needles at once: a text with none of them is passed over in one loop
         self.union = None if None in self.words else frozenset().union(*self.words)
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
@@ -155,14 +160,22 @@ _INSIDE: dict[str, frozenset[str]] = {}  # a needle: the known needles it contai
 
 
 def _learn(words) -> None:
+    """Note new needles; the finder is built again when next asked for, not per pattern."""
     global _FINDER
     new = set(words) - _KNOWN
     if new:
         _KNOWN.update(new)
+        _FINDER = None
+        present.cache_clear()
+
+
+def _finder() -> re.Pattern:
+    global _FINDER
+    if _FINDER is None:
         _FINDER = re.compile(f"(?=({_trie(sorted(_KNOWN))}))", re.S)
         _INSIDE.clear()
         _INSIDE.update({w: frozenset(x for x in _KNOWN if x in w) for w in _KNOWN})
-        present.cache_clear()
+    return _FINDER
 
 
 @lru_cache(maxsize=4096)
@@ -171,9 +184,9 @@ def present(lowered: str) -> frozenset[str]:
     asks which of its own are among them (a sentence is asked about by many alternations).
     At each position the finder gives the longest needle starting there; the shorter ones
     starting there too are inside it."""
-    if _FINDER is None:
+    if not _KNOWN:
         return frozenset()
-    found = set(_FINDER.findall(lowered))
+    found = set(_finder().findall(lowered))
     return frozenset().union(*(_INSIDE[word] for word in found))
 
 

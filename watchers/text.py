@@ -38,8 +38,8 @@ def normalise(text: str) -> str:
     text = text or ""
     if "|" in text:
         text = TABLE.sub(_table_as_sentences, text)
-    if "  " in text:
-        text = ALIGNED.sub(_aligned_as_sentences, text)
+    if "---" in text:
+        text = _aligned_tables(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
@@ -60,23 +60,30 @@ HEADER_UNIT = re.compile(
 
 
 # a plain-text table: a header line, a rule of dashes, and rows, columns apart by 2+ spaces
-ALIGNED = re.compile(
-    r"(?m)^[ \t]*\S.*\S[ \t]{2,}\S.*\n[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*(?:\n[ \t]*\S.*\S[ \t]{2,}\S.*)+$"
-)
+RULE = re.compile(r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*")
 COLUMNS = re.compile(r"[ \t]{2,}")
 
 
-def _aligned_as_sentences(match: re.Match) -> str:
-    """A plain-text table read as Markdown's: header line, rule, rows."""
-    lines = match.group(0).strip().splitlines()
-    rows = [
-        "|" + "|".join(COLUMNS.split(line.strip())) + "|"
-        for line in lines
-        if not line.lstrip().startswith("-")
-    ]
-    return _rows_as_sentences(
-        [r.strip("|") for r in rows[:1]] + [""] + [r.strip("|") for r in rows[1:]]
-    )
+def _aligned_tables(text: str) -> str:
+    """Plain-text tables read as Markdown's, line by line (no pattern spans lines, so a long
+    hostile line costs its length once)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and RULE.fullmatch(lines[i + 1]) and COLUMNS.search(lines[i].strip()):
+            end = i + 2
+            while end < len(lines) and lines[end].strip() and COLUMNS.search(lines[end].strip()):
+                end += 1
+            if end > i + 2:
+                rows = [COLUMNS.split(line.strip()) for line in (lines[i], *lines[i + 2 : end])]
+                cells = ["|".join(row) for row in rows]
+                out.append(_rows_as_sentences([cells[0], "", *cells[1:]]))
+                i = end
+                continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
 
 
 def _table_as_sentences(match: re.Match) -> str:
