@@ -78,9 +78,9 @@ def report(name, items, outcomes, limit) -> None:
 def forget_texts() -> None:
     """Empty the caches keyed by a sentence's text, so every pass reads every text as new, as a
     poll does: a pass must not time the one before it."""
-    from watchers import context, needles, quantities
+    from watchers import context, quantities
 
-    for cached in (context._masked, needles.present, quantities.quantities):
+    for cached in (context._masked, quantities.quantities):
         cached.cache_clear()
 
 

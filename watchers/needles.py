@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache, lru_cache
+from functools import cache
 
 try:  # the parser behind re.compile; its name changed in Python 3.11
     from re import _constants as _c
@@ -103,15 +103,13 @@ class Alternatives:
         # every part's needles at once: a text with none of them is passed over in one loop
         self.union = None if None in self.words else frozenset().union(*self.words)
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
-        _learn(w for words in self.words if words for w in words)
 
     def narrowed(self, lowered: str) -> re.Pattern | None:
         """The alternation of the parts that may match this lower-cased text; None: none may."""
-        found = present(lowered)
-        if self.union is not None and self.union.isdisjoint(found):
+        if self.union is not None and not _any_in(self.union, lowered):
             return None
         keep = tuple(
-            i for i, words in enumerate(self.words) if words is None or not words.isdisjoint(found)
+            i for i, words in enumerate(self.words) if words is None or _any_in(words, lowered)
         )
         if not keep:
             return None
@@ -150,64 +148,6 @@ class Alternatives:
     def sub(self, repl, text: str, count: int = 0, *, lowered=None) -> str:
         pattern = self._for(text, lowered)
         return pattern.sub(repl, text, count) if pattern is not None else text
-
-
-_KNOWN: set[str] = set()  # every needle of every Alternatives made so far
-
-
-_FINDER: re.Pattern | None = None  # every known needle, longest first at each position
-_INSIDE: dict[str, frozenset[str]] = {}  # a needle: the known needles it contains
-
-
-def _learn(words) -> None:
-    """Note new needles; the finder is built again when next asked for, not per pattern."""
-    global _FINDER
-    new = set(words) - _KNOWN
-    if new:
-        _KNOWN.update(new)
-        _FINDER = None
-        present.cache_clear()
-
-
-def _finder() -> re.Pattern:
-    global _FINDER
-    if _FINDER is None:
-        _FINDER = re.compile(f"(?=({_trie(sorted(_KNOWN))}))", re.S)
-        _INSIDE.clear()
-        _INSIDE.update({w: frozenset(x for x in _KNOWN if x in w) for w in _KNOWN})
-    return _FINDER
-
-
-@lru_cache(maxsize=4096)
-def present(lowered: str) -> frozenset[str]:
-    """The known needles in a lower-cased text: found once per text, then each alternation only
-    asks which of its own are among them (a sentence is asked about by many alternations).
-    At each position the finder gives the longest needle starting there; the shorter ones
-    starting there too are inside it."""
-    if not _KNOWN:
-        return frozenset()
-    found = set(_finder().findall(lowered))
-    return frozenset().union(*(_INSIDE[word] for word in found))
-
-
-def _trie(words: list[str]) -> str:
-    """One regex for many words, sharing their prefixes, longest match first:
-    ["ab", "abc", "b"] -> "ab(?:c)?|b" (a regex tries the words of a plain list one by one)."""
-    tree: dict = {}
-    for word in words:
-        node = tree
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return _branches(tree)
-
-
-def _branches(node: dict) -> str:
-    options = [re.escape(char) + _branches(child) for char, child in node.items() if char]
-    if not options:
-        return ""
-    body = options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
-    return f"(?:{body})?" if "" in node else body
 
 
 def _any_in(words: frozenset[str], lowered: str) -> bool:
