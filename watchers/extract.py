@@ -240,6 +240,7 @@ class Reading:
     mentions: list[list[Mention]] = field(default_factory=list)
     models: list[list[tuple[int, str]]] = field(default_factory=list)
     ran: dict = field(default_factory=dict)  # workloads the item's measured figures were run at
+    ran_models: set = field(default_factory=set)  # models the item's measured figures are of
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -403,10 +404,7 @@ class Reading:
                         for n in (number - 1, number, number + 1)
                         if 0 <= n < len(self.analysed)
                     )
-        tracked = {
-            m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m
-        }
-        if tracked and tracked <= named:
+        if self._tracked and self._tracked <= named:
             full = True  # every model the claims track was run
         if who and self._left_out():
             return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
@@ -637,8 +635,15 @@ class Reading:
         names = self.subject.names
         return bool(names and names.match(rest))
 
+    @property
+    def _tracked(self) -> set[str]:
+        """The models the subject's claims track."""
+        return {m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m}
+
     def level(self) -> str:
         who, full, _ = self.measurement
+        # the run's own figures cover every tracked model: "DeepSeek R1: 17.9k. Kimi K2.5: 16.4k."
+        full = full or bool(self._tracked and self._tracked <= self.ran_models)
         spec = self.subject.measurement
         if who == "independent" and spec:
             return spec.full if full else spec.partial
@@ -752,7 +757,7 @@ class Reading:
                         quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
                     )
                 if not isinstance(quantity, Quantity):
-                    if last is None or number - last[0] > 2:
+                    if last is None or number - last[0] > 3:
                         continue
                     quantity = self._listed(number, quantity, last[1])
                     if quantity is None:
@@ -780,6 +785,8 @@ class Reading:
                 if measured and who and "workload" in stated:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s"
                     self.ran = _merge(self.ran, {"workload": stated["workload"]})
+                if measured and who and model:
+                    self.ran_models.add(model)
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
