@@ -73,6 +73,7 @@ def test_the_second_ledger_fires_through_a_poll(server, make_settings):
         ("blind", 0.99, 0.93),
         ("probe", 0.99, 0.82),
         ("field", 0.99, 0.81),
+        ("wire", 0.8, 0.7),
     ],
 )
 def test_the_labelled_corpus_holds(name, precision, recall):
