@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from alerts.email import build_message, change_rows_html, page, smtp_send
-from alerts.text import change_line, merge_prices
+from alerts.text import change_line, merge_prices_per
 from alerts.views import verification
 from db import queries
 from db.models import Alert, Claim, Digest, Observation
@@ -81,7 +81,10 @@ def digest_data(
             ]:
                 group["sources"].append({"source": obs.source, "url": obs.url, "title": obs.title})
     for group in changes.values():
-        group["changes"] = _per_poll(group["changes"])
+        # the price fields a poll moved, a line per model
+        group["changes"] = merge_prices_per(
+            group["changes"], lambda v: (v["source"], v["url"], v["at"])
+        )
     return {
         "day": day,
         "start": start,
@@ -161,14 +164,6 @@ def watcher_words(row: dict) -> str:
     if row["reason"]:
         return f"{words}: {clip(row['reason'], 160)}"
     return words
-
-
-def _per_poll(views: list[dict]) -> list[dict]:
-    """The price fields a poll moved, a line per model; each poll's lines in their order."""
-    polls: dict[tuple, list[dict]] = {}
-    for view in views:
-        polls.setdefault((view["source"], view["url"], view["at"]), []).append(view)
-    return [merged for moved in polls.values() for merged in merge_prices(moved)]
 
 
 def render_text(data: dict, settings: Settings) -> str:

@@ -81,6 +81,15 @@ def merge_prices(views: list[dict]) -> list[dict]:
     return [_price_view(models[v["price_model"]]) if "price_model" in v else v for v in out]
 
 
+def merge_prices_per(views: list[dict], key) -> list[dict]:
+    """`merge_prices` within each group of views that share `key(view)` (a poll, a message),
+    the groups in the order they first appear."""
+    groups: dict = {}
+    for view in views:
+        groups.setdefault(key(view), []).append(view)
+    return [merged for group in groups.values() for merged in merge_prices(group)]
+
+
 def _price_model(view: dict) -> str | None:
     """The model of a price field's view (`o3` of `o3:input`); None for any other view."""
     if view.get("event") != "change" or view.get("claim_kind") != "price-list":

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from alerts.digest import milestones
-from alerts.text import change_line, detail, headline, merge_prices
+from alerts.text import change_line, detail, headline, merge_prices_per
 from alerts.views import alert_view, verification
 from db import queries
 from db.models import Claim
@@ -276,7 +276,9 @@ def create_app(
         with Session(engine) as s:
             rows = queries.alert_feed(session=s, limit=100)
             views = [{**alert_view(s, a), "_row": a} for a in rows]
-        entries = [_atom_entry(view, view["_row"], base) for view in _per_message(views)]
+        # one entry per model whose prices one poll moved, as Slack and the e-mail show them
+        merged = merge_prices_per(views, lambda v: (v["_row"].item_id, v["_row"].channel))
+        entries = [_atom_entry(view, view["_row"], base) for view in merged]
         updated = rows[0].created_at if rows else clock()
         text = pages.get_template("alerts.atom").render(
             base=base, updated=render.iso(updated), entries=entries
@@ -450,16 +452,6 @@ def _variant(variant: dict, spec: dict, unit: str) -> dict:
         "note": variant.get("note", ""),
         "by": by,
     }
-
-
-def _per_message(views: list[dict]) -> list[dict]:
-    """One entry per model whose prices one poll moved: the fields of a message joined, as Slack
-    and the e-mail show them."""
-    messages: dict[tuple, list[dict]] = {}
-    for view in views:
-        row = view["_row"]
-        messages.setdefault((row.item_id, row.channel), []).append(view)
-    return [merged for group in messages.values() for merged in merge_prices(group)]
 
 
 def _atom_entry(view: dict, row, base: str) -> dict:

@@ -23,7 +23,6 @@ from watchers.context import (
     statuses,
     title_scopes,
 )
-from watchers.needles import may_match
 from watchers.quantities import UNITS, Quantity, bare_numbers, heading_denominator, quantities
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.text import Sentence, normalise, sentences
@@ -270,10 +269,10 @@ class Reading:
             (self.subject.direct, True),
             (self.subject.others, False),
         ):
-            if pattern is None or not may_match(pattern, lowered):
+            if pattern is None:
                 continue
             skipped_end = -10
-            for m in pattern.finditer(text):
+            for m in pattern.finditer(text, lowered=lowered):
                 # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
                 # comparison, not its topic (a name right after a skipped one goes with it)
                 if not ours and (
@@ -384,7 +383,7 @@ class Reading:
         verbs = self.rules.verbs
         for number, read in enumerate(self.analysed):
             sentence, text, lowered = read.sentence, read.sentence.text, read.lowered
-            if not may_match(verbs, lowered):
+            if verbs.narrowed(lowered) is None:
                 continue  # no measuring word: nobody measures in this sentence
             if spec and spec.spot_check and spec.spot_check.search(text, lowered=lowered):
                 continue
@@ -429,7 +428,8 @@ class Reading:
     def _measuring(self, number: int, clause) -> tuple[str, int]:
         """Who measures in this clause, at its first measuring word that has a party."""
         text = self.analysed[number][0].text
-        for verb in self.rules.verbs.finditer(text, clause.start, clause.end):
+        lowered = self.analysed[number].lowered
+        for verb in self.rules.verbs.finditer(text, clause.start, clause.end, lowered=lowered):
             at = verb.start()
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue

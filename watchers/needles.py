@@ -41,12 +41,6 @@ def _needles(source: str, flags: int) -> frozenset[str] | None:
     return frozenset(found)
 
 
-def may_match(pattern: re.Pattern, lowered: str) -> bool:
-    """False only when the pattern cannot match this (lower-cased) text."""
-    words = needles(pattern)
-    return words is None or _any_in(words, lowered)
-
-
 def _sequence(items) -> set[str] | None:
     """The best set of needles of a sequence of parsed items: each literal run and each required
     part gives one set; the one whose shortest word is longest wins."""
