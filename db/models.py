@@ -127,6 +127,7 @@ class SourceKey(SQLModel, table=True):
     value: str | None = Field(default=None, sa_column=Column(Text))  # JSON; None: no longer listed
     missing_since: datetime | None = None
     missing_polls: int = 0
+    seq: int | None = None  # the change of the claim's key its value stands at (0: the first)
     updated_at: datetime
 
 

@@ -90,6 +90,7 @@ def _sources(session: Session) -> dict:
             group=row.grp,
             missing_since=row.missing_since,
             missing_polls=row.missing_polls,
+            seq=row.seq,
         )
     return out
 

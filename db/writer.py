@@ -25,7 +25,14 @@ from db.engine import writing
 from db.models import Alert, Observation, SourceKey, WatcherState
 from db.state import better_verification, book_version, load_book
 from watchers.base import Candidate, ParsedItem, snapshot_key
-from watchers.judge import RemovalWindow, Verdict, judge, judge_keyed, judge_missing
+from watchers.judge import (
+    RemovalWindow,
+    Verdict,
+    judge,
+    judge_keyed,
+    judge_missing,
+    standing,
+)
 from watchers.state import Book, ClaimState, KeyState
 from watchers.state import SourceKey as SourceKeyState
 
@@ -495,7 +502,11 @@ class Writer:
                 verdict = None  # this source's word has not moved
             else:
                 verdict = judge(candidate, claim)
-            said[slot] = SourceKeyState(value=candidate.value, group=candidate.group)
+            said[slot] = SourceKeyState(
+                value=candidate.value,
+                group=candidate.group,
+                seq=_place(claim, slot, before, verdict),
+            )
             self._save_source_key(outcome, slot, said[slot])
             if verdict is not None:
                 verdicts.append(verdict)
@@ -564,6 +575,7 @@ class Writer:
             raise RuntimeError(f"claim {verdict.candidate.claim_id}: change kept conflicting")
         report.observations += 1
         self._apply(claim, verdict, seq, item.published_at or outcome.started_at)
+        self._place_change(outcome, verdict, seq)
         if verdict.changed:
             report.changes += 1
         if verdict.notify:
@@ -646,6 +658,15 @@ class Writer:
                     claim.spec, state.verification, candidate.verification
                 )
 
+    def _place_change(self, outcome: PollOutcome, verdict: Verdict, seq: int | None) -> None:
+        """The source that made a change stands at it."""
+        candidate = verdict.candidate
+        slot = (candidate.claim_id, candidate.key)
+        said = self.book.sources.get(outcome.watcher, {}).get(slot)
+        if seq is not None and said is not None and said.value == candidate.value:
+            said.seq = seq
+            self._save_source_key(outcome, slot, said)
+
     def _save_source_key(self, outcome: PollOutcome, slot, said: SourceKeyState) -> None:
         self.session.merge(
             SourceKey(
@@ -656,6 +677,7 @@ class Writer:
                 value=None if said.value is None else dumps(said.value),
                 missing_since=said.missing_since,
                 missing_polls=said.missing_polls,
+                seq=said.seq,
                 updated_at=outcome.started_at,
             )
         )
@@ -740,3 +762,19 @@ def mark_watchers(engine: Engine, names: Iterable[str], **values) -> None:
             update(WatcherState).where(col(WatcherState.name).in_(list(names))).values(**values)
         )
         session.commit()
+
+
+def _place(claim: ClaimState, slot, before: SourceKeyState | None, verdict) -> int | None:
+    """Where a snapshot source's new word stands in its claim key's history; a change is placed
+    once it is stored (its number is known then)."""
+    if verdict is None:  # the source's word has not moved
+        return before.seq if before is not None else None
+    state = claim.keys.get(slot[1])
+    if verdict.role == "baseline":
+        return 0
+    if not slot[1] or state is None or verdict.changed:
+        return None
+    placed = before is not None and before.value is not None and before.seq is not None
+    start = before.seq + 1 if placed else None
+    found = standing(state.history, start, verdict.candidate.value)
+    return found if found is not None else (before.seq if before is not None else None)

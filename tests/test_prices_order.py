@@ -188,3 +188,83 @@ def test_a_list_that_lags_two_steps_behind_catches_up_silently(lists):
     assert {m for m in moved if m[0] == "o3:input"} == {("o3:input", 10.0, 2.0)}
     assert len(set(alerts)) == 1
     assert current["o3:input"] == 2.0
+
+
+def o3_at(input_per_m: float) -> dict[str, bytes]:
+    """Both sources' rendering of o3 at this input price (cached a quarter, output four times)."""
+    prices = {
+        "input": input_per_m / 1e6,
+        "cached_input": input_per_m / 4e6,
+        "output": input_per_m * 4 / 1e6,
+    }
+    return {
+        "litellm": body(litellm_with_o3_at(prices)),
+        "openrouter": body(openrouter_with_o3_at(prices)),
+    }
+
+
+def along(path: list[float]) -> dict[str, list[bytes]]:
+    """Each source's rendering of every upstream state of an o3 input-price path."""
+    rendered = [o3_at(price) for price in path]
+    return {name: [state[name] for state in rendered] for name in STATES}
+
+
+def test_a_price_that_returns_is_two_moves_however_far_a_list_lags(lists):
+    # OpenRouter shows 10 → 4 → 10; LiteLLM, behind, then shows the 4 and the 10 again
+    polls = [
+        ("litellm", 0),
+        ("openrouter", 0),
+        ("openrouter", 1),
+        ("openrouter", 2),
+        ("litellm", 1),
+        ("litellm", 2),
+    ]
+    _, count, alerts, current = replay(lists, polls, along([10.0, 4.0, 10.0]))
+    inputs = [(before, after) for key, before, after in replay.chain if key == "o3:input"]
+    assert inputs == [(10.0, 4.0), (4.0, 10.0)]
+    assert count == len(alerts) == 6, replay.chain
+    assert current["o3:input"] == 10.0
+
+
+def test_a_price_that_returns_is_reported_by_the_only_list_that_shows_it(lists):
+    polls = [("litellm", 0), ("openrouter", 0), ("litellm", 1), ("litellm", 2)]
+    _, _, _, current = replay(lists, polls, along([10.0, 4.0, 10.0]))
+    inputs = [(before, after) for key, before, after in replay.chain if key == "o3:input"]
+    assert inputs == [(10.0, 4.0), (4.0, 10.0)]
+    assert current["o3:input"] == 10.0
+
+
+@st.composite
+def price_paths(draw):
+    """A price that goes down, back up and down again (a promotion, say): an upstream path
+    alternating between two prices. Both sources are first seen at its start; each then shows
+    its states in order, skipping any and repeating any, interleaved in any way."""
+    path = [10.0, 4.0] * draw(st.integers(1, 2)) + draw(st.sampled_from([[], [10.0]]))
+    steps = st.lists(st.integers(0, len(path) - 1), max_size=3).map(lambda s: [0, *sorted(s)])
+    return path, interleaved(draw, {name: draw(steps) for name in STATES})
+
+
+def returns(values: list) -> list[tuple]:
+    """Each time a sequence goes back to a value it left: (the value, the one it left for)."""
+    return [(v, values[i - 1]) for i, v in enumerate(values) if i > 1 and v in values[: i - 1]]
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(case=price_paths())
+def test_a_lagging_list_never_makes_a_price_that_returns_flap(lists, case):
+    """However far one list lags, the claim moves no more often than the upstream states the
+    sources showed, and goes back to a value only where upstream did."""
+    path, polls = case
+    _, count, alerts, _ = replay(lists, polls, along(path))
+    shown = [path[i] for i in sorted({i for _, i in polls})]
+    shown = [p for i, p in enumerate(shown) if i == 0 or p != shown[i - 1]]
+    inputs = [(before, after) for key, before, after in replay.chain if key == "o3:input"]
+    assert all(a[1] == b[0] for a, b in zip(inputs, inputs[1:], strict=False))  # one chain
+    values = [inputs[0][0], *(after for _, after in inputs)] if inputs else []
+    assert len(inputs) <= len(shown) - 1
+    assert set(returns(values)) <= set(returns(shown))
+    assert count == len(alerts)

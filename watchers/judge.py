@@ -165,6 +165,8 @@ def judge_keyed(
         return Verdict(candidate, "new", True, False, None, None)
     if said.value is None:  # back in this source after it left it while others kept it
         return _first_word(candidate, state)
+    if said.seq is not None and said.seq < len(state.history):
+        return _from_place(candidate, state, said)
     if value == state.value:
         if said.value not in state.history and not state.seq:
             # a move that began before the first word anyone else gave: a source polled first
@@ -174,6 +176,34 @@ def judge_keyed(
     if _catching_up(state, said.value, value) or _on_the_way(state, said.value, value):
         return Verdict(candidate, "catch-up", False, False, None, state.value)
     return Verdict(candidate, "change", True, True, delta(value, state.value), state.value)
+
+
+def _from_place(candidate: Candidate, state: KeyState, said: SourceKey) -> Verdict:
+    """A source whose last word has a place in the key's history moves on from there. A value
+    the history holds after that place is catching up, or confirms the latest. A source still
+    behind the latest that shows a value it already passed, or a step between, is lagging (10 →
+    8 → 10 upstream: a slow list showing the 8 after the claim is back at 10 never moves it).
+    Anything else is a move."""
+    value, last = candidate.value, len(state.history) - 1
+    place = standing(state.history, said.seq + 1, value)
+    if place == last:
+        return Verdict(candidate, "confirms", False, False, None, state.value)
+    if place is not None:
+        return Verdict(candidate, "catch-up", False, False, None, state.value)
+    if said.seq < last and (
+        value in state.history[: said.seq + 1] or _on_the_way(state, said.value, value)
+    ):
+        return Verdict(candidate, "catch-up", False, False, None, state.value)
+    return Verdict(candidate, "change", True, True, delta(value, state.value), state.value)
+
+
+def standing(history: list, start: int | None, value: Any) -> int | None:
+    """Where a source saying `value` stands in a key's history: the first place from `start` on
+    that holds it; with no `start` (a source with no place yet), the last place that holds it."""
+    if start is None:
+        found = [i for i, held in enumerate(history) if held == value]
+        return found[-1] if found else None
+    return next((i for i in range(start, len(history)) if history[i] == value), None)
 
 
 def _first_word(candidate: Candidate, state: KeyState) -> Verdict:

@@ -32,6 +32,7 @@ class SourceKey:
     group: str = ""
     missing_since: datetime | None = None
     missing_polls: int = 0
+    seq: int | None = None  # where that word stands in the key's history; None: not known
 
 
 @dataclass
