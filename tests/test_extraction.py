@@ -40,6 +40,7 @@ def test_extraction(case):
         assert all(c.measured == case["measured"] for c in found if c.signal == "figures")
     for candidate in found:
         assert candidate.excerpt and len(candidate.excerpt) <= 400
+        assert candidate.mismatch == case.get("mismatch", {}).get(candidate.claim_id, "")
 
 
 def test_signals_can_be_limited():

@@ -245,8 +245,12 @@ class Reading:
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
         # "we measured" is the writer's run; in an interview with the owner's people, the owner's
         owner = self.subject.owner
+        # people, or in the owner's own post ("OpenAI engineering blog", "— The OpenAI team")
         voice = owner is not None and any(
-            OWNER_ROLE.match(self.text, m.end()) for m in owner.finditer(self.text)
+            OWNER_ROLE.match(self.text, m.end())
+            or OWNER_OUTLET.match(self.text, m.end())
+            or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
+            for m in owner.finditer(self.text)
         )
         self._first_person = "owner" if voice else "independent"
         for read in self.analysed:
@@ -332,6 +336,22 @@ class Reading:
         return not any(
             name == OTHER_MODELS for marks in self.models[: number + 1] for _, name in marks
         ) and (number == 0 or self._introduced_by(number))
+
+    def _topic(self, number: int, at: int, topic) -> bool:
+        """Is the device a comparison speaks of one `topic` names? It is the first device named
+        before it in its sentence, else the first one the nearest earlier sentence names ("The
+        chip was on par with Rubin" after a sentence about a TPU is the TPU's). The subject, the
+        other side of the comparison, is neither."""
+        for earlier in range(number, -1, -1):
+            text = self.analysed[earlier].sentence.text
+            end = at if earlier == number else len(text)
+            named = [
+                (m.start, False) for m in self.mentions[earlier] if not m.ours and m.end <= end
+            ]
+            named += [(m.start(), True) for m in topic.finditer(text, 0, end)]
+            if named:
+                return min(named, key=lambda found: (found[0], not found[1]))[1]
+        return True
 
     def _introduced_by(self, number: int) -> bool:
         """Was the subject named at or before sentence `number`?"""
@@ -613,15 +633,22 @@ class Reading:
         return sorted(parties)
 
     def _beyond_claims(self, sentence: str) -> bool:
-        """A run under conditions none of the subject's claims holds (B0 silicon, MTP on) is a
-        new run even when its owner does not say so."""
+        """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
+        a comparator's claims do not count) is a new run even when its owner does not say so."""
         spec = self.subject.measurement
         if spec is None or not spec.new_conditions:
             return False
         stated = self.conditions_in(sentence)
-        held = [ref.conditions for refs in self.index.by_metric.values() for ref in refs]
+        held = [
+            ref.conditions
+            for (subject, _, _), refs in self.index.by_metric.items()
+            if subject == self.subject.id
+            for ref in refs
+        ]
         return any(
-            key in spec.new_conditions and all(c.get(key, value) != value for c in held)
+            key in spec.new_conditions
+            and any(key in c for c in held)
+            and not any(c.get(key) == value for c in held)
             for key, value in stated.items()
         )
 
@@ -730,6 +757,8 @@ class Reading:
                 if signal.require and not signal.require.search(self.text):
                     continue
                 if signal.about == "subject" and not self.about_subject(number, at):
+                    continue
+                if signal.topic is not None and not self._topic(number, at, signal.topic):
                     continue
                 excerpt = _excerpt(text)
                 out = []
@@ -1117,6 +1146,15 @@ OWNER_ROLE = re.compile(
     r"|\s*(?:的)?\s*\S{0,6}?(?:负责人|副总裁|总裁|高管|首席|发言人|主管)",
     re.I,
 )
+# the owner's own publication: "OpenAI engineering blog", "OpenAI 官方博客"
+OWNER_OUTLET = re.compile(
+    r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement))\b"
+    r"|\s*(?:的)?\s*(?:官方)?(?:博客|官博|新闻稿|官方公告|官方声明)",
+    re.I,
+)
+# a signature line: "— The OpenAI hardware team"
+SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
+TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"

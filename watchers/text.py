@@ -7,7 +7,10 @@ import unicodedata
 from dataclasses import dataclass
 
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"  # English: an end mark, space, a capital
+    # English: an end mark, space, a capital (not after "Sept.", "Mr.": an abbreviation)
+    r"(?<!\b(?:Sept|Prof)\.)(?<!\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mrs)\.)"
+    r"(?<!\b(?:Mr|Ms|Dr|St|No|Co|vs)\.)"
+    r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"
     r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
     r"|\n+|(?<=\S)\s+(?=\d{1,2}\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
 )

@@ -19,7 +19,7 @@ SUBJECT_KEYS = {
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
-    "allow",
+    "allow", "topic",
     "value_from",
 }  # fmt: skip
 TOP_KEYS = {"subject", "models", "metrics", "conditions", "measurement", "implies", "signals"}
@@ -83,6 +83,8 @@ class Signal:
     # any pattern or the first term: a sentence without it is skipped
     quick: Alternatives | None = None
     allow: frozenset[str] = frozenset()  # cue categories that do not take it out ("future": a slip)
+    # a comparison's other device: the first one named before it must be one of these
+    topic: Alternatives | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,7 @@ def _signal(raw: dict, where: str) -> Signal:
         about=about,
         terms=terms,
         allow=frozenset(raw.get("allow", [])),
+        topic=_any(raw.get("topic"), where),
         quick=Alternatives([p.pattern for p in (*patterns, *terms[:1])]),
     )
 
