@@ -90,7 +90,8 @@ WORKLOAD_KINDS = [
 LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
-    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于)\s*(?:the\s+)?(?:\w+(?:'s|’s)\s+)?$",
+    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
+    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?$",
     re.I,
 )
 
@@ -280,9 +281,12 @@ class Reading:
                 # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
                 # comparison, not its topic (a name right after a skipped one goes with it)
                 if not ours and (
-                    COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
+                    COMPARED_WITH.search(text[max(0, m.start() - 32) : m.start()])
                     or RATIO_OF.match(text, m.end())
-                    or 0 <= m.start() - skipped_end <= 2
+                    or (
+                        0 <= m.start() - skipped_end <= 8
+                        and JOINED.fullmatch(text, skipped_end, m.start())
+                    )
                 ):
                     skipped_end = m.end()
                     continue
@@ -415,7 +419,9 @@ class Reading:
                     continue
                 who = max((who, found), key=PARTY_RANK.index)
                 conditions = _merge(conditions, self.conditions_in(text, number))
-                named |= {name for _, name in self.models[number]}
+                if "negated" not in statuses(read.scopes, clause.start, clause.end):
+                    # a row whose measured cell says "未测", "not run" names a model not run
+                    named |= {name for _, name in self.models[number]}
                 if spec and spec.full_cues:
                     # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
                     full = full or any(
@@ -714,7 +720,7 @@ class Reading:
                 for value, pattern in values
                 if any(
                     self._stated(number, m.start())
-                    and not COMPARED_WITH.search(text[max(0, m.start() - 16) : m.start()])
+                    and not COMPARED_WITH.search(text[max(0, m.start() - 32) : m.start()])
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
                     for m in pattern.finditer(text)
                 )
@@ -778,7 +784,7 @@ class Reading:
             respective = self._respectively(number)
             bare = bare_numbers(sentence.text)
             found = sorted([*quantities(sentence.text), *bare], key=_start)
-            heading = self._heading(number)
+            heading = self._heading(number) or _row_label(sentence.text)
             for quantity in found:
                 if heading and isinstance(quantity, Quantity) and quantity.quantity == "throughput":
                     # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
@@ -985,6 +991,13 @@ class Reading:
         return self.analysed[0][0].text if self.analysed else ""
 
 
+def _row_label(text: str) -> tuple[str, float] | None:
+    """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
+    官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
+    colon = ROW_LABEL.match(text)
+    return heading_denominator(colon.group(1)) if colon and ";" in text[colon.end() :] else None
+
+
 def _matches(signal: Signal, part: str):
     """(start, end) of each way the signal is said in this clause: a pattern, or all its terms."""
     for pattern in signal.patterns:
@@ -1105,6 +1118,7 @@ def _excerpt(text: str) -> str:
     return " ".join(text.split())[:EXCERPT]
 
 
+ROW_LABEL = re.compile(r"([^:;。]{1,60}):\s")
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
@@ -1193,7 +1207,9 @@ BOTH = re.compile(
 )
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
-RATIO_OF = re.compile(r"\s*(?:系统|平台|芯片)?\s*的\s*\d")
+# names joined to a skipped comparator go with it ("against Nvidia's GB200 and GB300")
+JOINED = re.compile(r"\s*(?:,|、|/|and|or|和|与|及|以及)?\s*", re.I)
+RATIO_OF = re.compile(r"\s*(?:\S{0,4}?(?:系统|平台|芯片|方案|产品))?\s*的\s*\d")
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
 COMPARISON = re.compile(
     r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
