@@ -334,12 +334,26 @@ class Reading:
             return after[0].ours
         for earlier in range(number - 1, -1, -1):
             if self.mentions[earlier]:
-                return self.mentions[earlier][-1].ours
+                return self._left_topic(earlier).ours
         # nothing named yet: the stretch is the subject's only if nothing else is the topic
         # (an item about a language model that names the chip only later is not)
         return not any(
             name == OTHER_MODELS for marks in self.models[: number + 1] for _, name in marks
         ) and (number == 0 or self._introduced_by(number))
+
+    def _left_topic(self, number: int) -> Mention:
+        """The device a sentence leaves the story on: the first one named in its last clause that
+        names one ("GB200 没有重测；真正重测的是 Jalapeño" leaves it on Jalapeño; "Jalapeño
+        processed 10,400, against 131 for the GB300" stays on Jalapeño)."""
+        mentions = self.mentions[number]
+        text = self.analysed[number].sentence.text
+        for clause in reversed(self.analysed[number].sentence.clauses):
+            if COMPARISON.match(text[clause.start : clause.end].lstrip()):
+                continue  # ", against 131 for the GB300": the other side
+            inside = [m for m in mentions if clause.start <= m.start < clause.end]
+            if inside:
+                return inside[0]
+        return mentions[-1]
 
     def _topic(self, number: int, at: int, topic) -> bool:
         """Is the device a comparison speaks of one `topic` names? It is the first device named

@@ -40,10 +40,14 @@ TOKENS = r"(?:mixed\s+|output\s+|混合\s*)?(?:tok(?:en)?s?|个?\s*token|个?\s*
 PER_SECOND = (
     r"(?:\s*/\s*s(?:ec)?\b|\s*(?:per|a|each|every)\s+second|\s*/\s*秒|每秒|\s*per\s*sec\b|/s)"
 )
-PER_KW = r"(?:\s*/\s*kw\b|\s*(?:per|a|each|every)\s+(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
-PER_MW = r"(?:\s*/\s*mw\b|\s*(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦)"
-PER_W = r"(?:\s*/\s*w\b|\s*(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
-PER_J = r"(?:\s*/\s*j\b|\s*(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
+PER_KW = (
+    r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
+)
+PER_MW = (
+    r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦)"
+)
+PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
+PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
 PER_USER = (
     r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
 )

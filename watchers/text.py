@@ -43,6 +43,8 @@ def normalise(text: str) -> str:
         text = TABLE.sub(_table_as_sentences, text)
     if "---" in text:
         text = _aligned_tables(text)
+    if EN_SCALE.search(text):
+        text = EN_NUMBER.sub(_en_number, text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
@@ -127,6 +129,57 @@ CN_NUMBER = re.compile(
     r"(?=\s*(?:个|瓦|千瓦|兆瓦|毫秒|微秒|秒|倍|%|％|token|tok|w\b|ms\b|万|亿))",
     re.I,
 )
+# a figure written in English words before its unit: "ten thousand four hundred tokens",
+# "seventy-nine point eight tokens", "one point nine times"
+_UNIT_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_TEN_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
+EN_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split())}
+EN_TENS = {w: 10 * i for i, w in enumerate(_TEN_WORDS.split(), start=2)}
+EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+_EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
+EN_SCALE = re.compile(r"\b(?:hundred|thousand|million|billion|point)\b", re.I)
+EN_NUMBER = re.compile(
+    rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])})(?:(?:[\s-]+(?:and\s+)?)(?:{_EN_WORD}))*"
+    rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?)\b"
+    r"(?=\s+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?"
+    r"|times\b|percent\b|per\s?cent\b|x\b))",
+    re.I,
+)
+
+
+def _en_number(match: re.Match) -> str:
+    value = en_value(match.group("n"))
+    if value is None:
+        return match.group(0)
+    return f"{value:g}" if value != int(value) else str(int(value))
+
+
+def en_value(words: str) -> float | None:
+    """ten thousand four hundred → 10400, seventy-nine point eight → 79.8; None unless the words
+    hold a place (hundred, thousand, million) or a decimal point, so "three models" stays."""
+    whole, _, fraction = words.lower().partition(" point ")
+    parts = [w for w in re.split(r"[\s-]+", whole) if w and w != "and"]
+    if not fraction and not any(w == "hundred" or w in EN_SCALES for w in parts):
+        return None
+    total, current = 0, 0
+    for word in parts:
+        if word in EN_UNITS or word in EN_TENS:
+            current += EN_UNITS.get(word, 0) + EN_TENS.get(word, 0)
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in EN_SCALES:
+            total, current = total + (current or 1) * EN_SCALES[word], 0
+    value = float(total + current)
+    digits = fraction.split()
+    scale = EN_SCALES.get(digits.pop()) if digits and digits[-1] in EN_SCALES else None
+    if digits:
+        value += float("0." + "".join(str(EN_UNITS[w]) for w in digits))
+    return value * scale if scale else value
+
+
 # a yield in tenths: 良率六成五 is 65 %
 CN_TENTHS = re.compile(
     r"(?P<lead>(?:良率|良品率|\byield)[^。,，;；]{0,8}?)(?P<a>[一二三四五六七八九])成(?P<b>[一二三四五六七八九])?"
