@@ -90,7 +90,7 @@ WORKLOAD_KINDS = [
 LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
-    r"|\bmatching|\boutperform\w*|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
+    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
     r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?$",
     re.I,
 )
@@ -332,6 +332,9 @@ class Reading:
         ]
         if after:
             return after[0].ours
+        aside_only = [m for m in self.mentions[number] if m.end <= position]
+        if aside_only:  # "Researchers, who were loaned two Jalapeño boards, measured 79.8"
+            return aside_only[-1].ours
         for earlier in range(number - 1, -1, -1):
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
@@ -630,6 +633,7 @@ class Reading:
                     self._names_product(masked, m.start(), m.end())
                     or OWNERS_FIGURE.match(masked, m.end())
                     or SUPPLIER.match(masked, m.end())
+                    or LENT_BY.search(masked, max(0, m.start() - 60), m.start())
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
@@ -1184,6 +1188,11 @@ OWNER_OUTLET = re.compile(
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
+# the owner lending, said in the passive: "who were loaned two boards by OpenAI", "由 OpenAI 提供的"
+LENT_BY = re.compile(
+    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$",
+    re.I,
+)
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
     r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)",
