@@ -22,6 +22,9 @@ DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", 
 class Cues:
     by_direction: dict[str, list[tuple[str, Alternatives]]]  # direction -> (category, patterns)
     pseudo: Alternatives | None
+    # a sentence on the record ("confirmed in a statement") is not hearsay the item's own
+    # anonymous sources make of every sentence
+    on_record: Alternatives | None = None
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,12 @@ def cues(path: Path = CUES) -> Cues:
         if cue["patterns"]:
             by_direction[cue["direction"]].append((cue["category"], Alternatives(cue["patterns"])))
     pseudo = data.get("pseudo", {}).get("patterns") or []
-    return Cues(by_direction, Alternatives(pseudo) if pseudo else None)
+    on_record = data.get("on_record", {}).get("patterns") or []
+    return Cues(
+        by_direction,
+        Alternatives(pseudo) if pseudo else None,
+        Alternatives(on_record) if on_record else None,
+    )
 
 
 @lru_cache(maxsize=2048)
@@ -63,6 +71,8 @@ def scopes(
     table = table or cues()
     text = _masked(sentence.text, table.pseudo)
     lowered = text.lower()
+    if "rumour" in whole and table.on_record and table.on_record.search(text, lowered=lowered):
+        whole = whole - {"rumour"}
     out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
     for category, pattern in (
         table.by_direction["sentence"] + table.by_direction["previous"] + table.by_direction["item"]
