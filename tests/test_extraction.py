@@ -143,3 +143,29 @@ def test_a_long_line_of_columns_without_a_table_is_left_as_text():
 
     line = "a  " * 30000  # columns apart by two spaces, 90,000 characters, no rule under them
     assert normalise(line + "\n---  ---") == "a " * 29999 + "a \n--- ---"
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "expected"),
+    [
+        # a negation inside an aside stops before the main verb after it
+        (
+            "Harbor Labs, which has no commercial ties to either company, has now released a study.",
+            "released",
+            None,
+        ),
+        ("The lab has not released a study.", "released", "negated"),
+        # "That was incorrect." withdraws the sentence before it
+        ("A story said the lab re-tested it. That was incorrect.", "re-tested", "retracted"),
+    ],
+)
+def test_how_far_a_cue_reaches(text, word, expected):
+    from watchers.context import looking_back, scopes, status
+    from watchers.text import sentences
+
+    split = sentences(text)
+    back = [looking_back(s) for s in split[1:]] + [frozenset()]
+    for sentence, given in zip(split, back, strict=True):
+        at = sentence.text.find(word)
+        if at >= 0:
+            assert status(scopes(sentence, whole=given), at) == expected

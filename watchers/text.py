@@ -20,6 +20,8 @@ SPAN_END = re.compile(
     r"|,?\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
     r"|(?<!not)(?<!nor)(?<! as),?\s+(?=yet\b(?!\s+(?:to|again)\b))"  # "but": not "not yet", "yet to"
     r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
+    # the main verb after an aside: "Northgate, which has no ties to either, has now published"
+    r"|,\s*(?=(?:has|have|had|is|was|were|are)\s+(?:now\s+|since\s+|also\s+|just\s+)?\w+(?:ed|en)\b)"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|尽管))|,(?=\s*(?:并且|同时|之后|并|且|随后|此外|另外))"
 )
 CLAUSE_END = re.compile(
