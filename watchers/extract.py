@@ -1040,7 +1040,11 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
 def _bare(text: str, at: int) -> bool:
     """Is the party word at `at` a bare "the team", "engineers", "团队", naming nobody by itself?"""
     word = BARE_PARTY.match(text, at)
-    return bool(word) and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
+    return (
+        bool(word)
+        and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
+        and not NAMED_AFTER.match(text, word.end())  # "Researchers at ETH Zurich" name someone
+    )
 
 
 def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
@@ -1203,6 +1207,7 @@ BARE_PARTY = re.compile(
     r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员",
     re.I,
 )
+NAMED_AFTER = re.compile(r"\s+(?:at|from|of|in|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
 BARE_BEFORE = re.compile(
     r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
