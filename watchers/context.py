@@ -148,3 +148,32 @@ def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str
         return frozenset()  # no such cue even before masking: most sentences stop here
     masked = _masked(sentence.text, table.pseudo)
     return frozenset(c for c, pattern in previous if pattern.search(masked))
+
+
+# what a list's lead line passes on to the lines under it ("its targets:", "what to watch:")
+HEADING_PASSES = frozenset(
+    {"future", "hypothetical", "watchlist", "question", "rumour", "estimate"}
+)
+SENTENCE_MARK = (".", "。", "!", "?", "！", "？")
+
+
+def under_headings(split: list[Sentence], table: Cues | None = None) -> list[frozenset[str]]:
+    """For each sentence, the categories the lead line of the list it sits in gives it: a line
+    ending in a colon whose own end is, say, a plan ("laid out its targets:") makes every list
+    line under it a plan, up to the first line that ends like a sentence."""
+    out: list[frozenset[str]] = []
+    passed: frozenset[str] = frozenset()
+    for sentence in split:
+        out.append(passed)
+        text = sentence.text.rstrip()
+        if text.endswith((":", "：")):
+            found = scopes(sentence, table)
+            end = len(text) - 1
+            passed = frozenset(
+                scope.category
+                for scope in found
+                if scope.start < end and end - 1 < scope.end and scope.category in HEADING_PASSES
+            )
+        elif text.endswith(SENTENCE_MARK):
+            passed = frozenset()
+    return out

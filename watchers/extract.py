@@ -22,6 +22,7 @@ from watchers.context import (
     status,
     statuses,
     title_scopes,
+    under_headings,
 )
 from watchers.quantities import UNITS, Quantity, bare_numbers, heading_denominator, quantities
 from watchers.quantities import comparator_before as _comparator_before
@@ -165,7 +166,8 @@ def extract_item(
     whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
     split = sentences(text)
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
-    analysed = [Analysed(s, whole | b) for s, b in zip(split, back, strict=True)]
+    lead = under_headings(split) if ":" in text or "：" in text else [frozenset()] * len(split)
+    analysed = [Analysed(s, whole | b | h) for s, b, h in zip(split, back, lead, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
     for subject in about:
@@ -252,6 +254,11 @@ class Reading:
             or OWNER_OUTLET.match(self.text, m.end())
             or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
             for m in owner.finditer(self.text)
+        )
+        voice = voice or (
+            owner is not None
+            and bool(owner.search(self.text))
+            and bool(COMPANY_OUTLET.search(self.text))
         )
         self._first_person = "owner" if voice else "independent"
         for read in self.analysed:
@@ -1186,6 +1193,12 @@ OWNER_ROLE = re.compile(
 OWNER_OUTLET = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement))\b"
     r"|\s*(?:的)?\s*(?:官方)?(?:博客|官博|新闻稿|官方公告|官方声明)",
+    re.I,
+)
+# the owner, named in the item, writing on its own outlet: "wrote on the company's engineering blog"
+COMPANY_OUTLET = re.compile(
+    r"\b(?:on|in) the company(?:'s|’s) (?:own |official |engineering |research |hardware )?"
+    r"(?:blog|newsroom|website)\b|在公司(?:官方)?(?:博客|官网)",
     re.I,
 )
 # a signature line: "— The OpenAI hardware team"
