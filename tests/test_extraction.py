@@ -169,3 +169,39 @@ def test_how_far_a_cue_reaches(text, word, expected):
         at = sentence.text.find(word)
         if at >= 0:
             assert status(scopes(sentence, whole=given), at) == expected
+
+
+def test_a_header_that_is_a_unit_follows_its_cells():
+    from watchers.text import normalise
+
+    table = (
+        "| Model | System | Peak tok/s/kW | tok/s/user |\n"
+        "|---|---|---:|---:|\n"
+        "| Kimi K2.5 | Jalapeño | 17,100 | 702 |\n"
+    )
+    assert (
+        normalise(table).strip()
+        == "Kimi K2.5: System Jalapeño; Peak 17,100 tok/s/kW; 702 tok/s/user."
+    )
+
+
+def test_an_aligned_table_without_a_rule_reads_like_one_with_it():
+    from watchers.text import normalise
+
+    table = (
+        "模型              端到端延迟        单用户速度\n"
+        "GPT-OSS 120B      1,180 毫秒        1,452 token/s\n"
+        "DeepSeek R1       2.41 秒           738 token/s\n"
+        "说明：五次运行中位数。"
+    )
+    assert normalise(table).splitlines()[:2] == [
+        "GPT-OSS 120B: 端到端延迟 1,180 毫秒; 单用户速度 1,452 token/s.",
+        "DeepSeek R1: 端到端延迟 2.41 秒; 单用户速度 738 token/s.",
+    ]
+
+
+def test_prose_with_double_spaces_is_no_table():
+    from watchers.text import normalise
+
+    text = "OpenAI said  the chip  shipped.\nIt ran  three  models  in  August."
+    assert normalise(text) == "OpenAI said the chip shipped.\nIt ran three models in August."

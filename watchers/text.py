@@ -43,7 +43,7 @@ def normalise(text: str) -> str:
     text = text or ""
     if "|" in text:
         text = TABLE.sub(_table_as_sentences, text)
-    if "---" in text:
+    if "---" in text or "  " in text:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
         text = EN_NUMBER.sub(_en_number, text)
@@ -84,13 +84,33 @@ def _aligned_tables(text: str) -> str:
                 end += 1
             if end > i + 2:
                 rows = [COLUMNS.split(line.strip()) for line in (lines[i], *lines[i + 2 : end])]
-                cells = ["|".join(row) for row in rows]
-                out.append(_rows_as_sentences([cells[0], "", *cells[1:]]))
+                out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
                 i = end
                 continue
+        end = _unruled_rows(lines, i)
+        if end:
+            rows = [COLUMNS.split(line.strip()) for line in lines[i:end]]
+            out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
+            i = end
+            continue
         out.append(lines[i])
         i += 1
     return "\n".join(out)
+
+
+def _unruled_rows(lines: list[str], i: int) -> int:
+    """A table with no rule under its header: a header of three or more columns, no figures in
+    it, and at least two rows of the same columns that hold figures. Where it ends, or 0."""
+    header = COLUMNS.split(lines[i].strip())
+    if len(header) < 3 or any(cell[:1].isdigit() for cell in header):
+        return 0
+    end = i + 1
+    while end < len(lines):
+        cells = COLUMNS.split(lines[end].strip())
+        if len(cells) != len(header) or not any(c[:1].isdigit() for c in cells[1:]):
+            break
+        end += 1
+    return end if end - i > 2 else 0
 
 
 def _table_as_sentences(match: re.Match) -> str:
@@ -110,15 +130,21 @@ def _rows_as_sentences(lines: list[str]) -> str:
         cells = [cell.strip() for cell in line.split("|")]
         parts = []
         for name, cell in zip(header[1:], cells[1:], strict=False):
-            unit = HEADER_UNIT.match(name)
+            unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
-                parts.append(f"{unit['name']} {cell} {unit['unit']}")
+                parts.append(f"{unit['name']} {cell} {unit['unit']}".lstrip())
             else:
                 parts.append(f"{name} {cell}")
         out.append(f"{cells[0]}: " + "; ".join(parts) + ".")
     return "\n".join(out)
 
 
+# a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
+HEADER_IS_UNIT = re.compile(
+    r"^(?P<name>.*?)\s*(?P<unit>(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*/\s*(?:kw|mw|w|user))?"
+    r"|tokens? per second(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?|ms|µs|%|W|kW|PFLOPS))$",
+    re.I,
+)
 # a figure written in Chinese numerals before its unit: 六百三十个 token, 五百八十六瓦, 一点九倍
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}  # fmt: skip
