@@ -91,7 +91,7 @@ WORKLOAD_KINDS = [
 LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
-    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
+    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
     r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?$",
     re.I,
 )
