@@ -641,6 +641,7 @@ class Reading:
                     or OWNERS_FIGURE.match(masked, m.end())
                     or SUPPLIER.match(masked, m.end())
                     or LENT_BY.search(masked, max(0, m.start() - 60), m.start())
+                    or OBJECT_MARK.search(masked, max(0, m.start() - 4), m.start())
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
@@ -1205,6 +1206,8 @@ COMPANY_OUTLET = re.compile(
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
+# the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
+OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI", "由 OpenAI 提供的"
 LENT_BY = re.compile(
     r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$",

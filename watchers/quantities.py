@@ -48,9 +48,7 @@ PER_MW = (
 )
 PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
-PER_USER = (
-    r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
-)
+PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single )?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
 THROUGHPUT = rf"{TOKENS}(?:\s+generated)?{PER_SECOND}?"
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [

@@ -41,6 +41,8 @@ def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
     text = text or ""
+    if "**" in text:  # Markdown bold: "**Lab finished its run.** The consultancy…" is two sentences
+        text = text.replace("**", "")
     if "|" in text:
         text = TABLE.sub(_table_as_sentences, text)
     if "---" in text or "  " in text:
