@@ -139,6 +139,11 @@ class ClusterHostSlots:
 
     async def close(self) -> None:
         async with self._use:
+            if self._conn is not None and not self._conn.closed and self._held:
+                # released at once, not when the server notices the session ended (a process
+                # that dies still frees them that way)
+                with suppress(Exception):
+                    await self._conn.execute("SELECT pg_advisory_unlock_all()")
             await self._drop()
         for gate in self._idle:
             with suppress(Exception):
