@@ -22,9 +22,9 @@ DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", 
 class Cues:
     by_direction: dict[str, list[tuple[str, Alternatives]]]  # direction -> (category, patterns)
     pseudo: Alternatives | None
-    # a sentence on the record ("confirmed in a statement") is not hearsay the item's own
-    # anonymous sources make of every sentence
-    on_record: Alternatives | None = None
+    # what a sentence's own words lift of what the item's cues make of every sentence: one on
+    # the record ("confirmed in a statement") is no hearsay the item's anonymous sources make
+    lifts: tuple[tuple[str, Alternatives], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,10 @@ def cues(path: Path = CUES) -> Cues:
         if cue["patterns"]:
             by_direction[cue["direction"]].append((cue["category"], Alternatives(cue["patterns"])))
     pseudo = data.get("pseudo", {}).get("patterns") or []
-    on_record = data.get("on_record", {}).get("patterns") or []
-    return Cues(
-        by_direction,
-        Alternatives(pseudo) if pseudo else None,
-        Alternatives(on_record) if on_record else None,
+    lifts = tuple(
+        (lift["category"], Alternatives(lift["patterns"])) for lift in data.get("lift", [])
     )
+    return Cues(by_direction, Alternatives(pseudo) if pseudo else None, lifts)
 
 
 @lru_cache(maxsize=2048)
@@ -71,8 +69,9 @@ def scopes(
     table = table or cues()
     text = _masked(sentence.text, table.pseudo)
     lowered = text.lower()
-    if "rumour" in whole and table.on_record and table.on_record.search(text, lowered=lowered):
-        whole = whole - {"rumour"}
+    for category, pattern in table.lifts:
+        if category in whole and pattern.search(text, lowered=lowered):
+            whole = whole - {category}
     out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
     for category, pattern in (
         table.by_direction["sentence"] + table.by_direction["previous"] + table.by_direction["item"]
