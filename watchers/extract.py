@@ -561,7 +561,7 @@ class Reading:
         """The device a sentence measures is the first one it names before the measuring word
         (its subject), else the one the item was last about."""
         mentions = [m for m in self.mentions[number] if m.start < at]
-        if mentions and not mentions[0].ours and self._paired(number):
+        if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
         if mentions:
             return mentions[0].ours
@@ -1239,8 +1239,9 @@ OWN_WORD = re.compile(
 )
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
 PAIR_JOIN = re.compile(
-    r"\s*(?:nvl\d+\s*)?(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
-    r"(?:\w+(?:'s|’s)\s+|the\s+)?",
+    r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+)?"
+    r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
+    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|the\s+)?",
     re.I,
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
