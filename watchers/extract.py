@@ -1205,14 +1205,14 @@ COMPANY_OUTLET = re.compile(
 # a signature line: "— The OpenAI hardware team"
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
-# the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 # the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
 OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
-# the owner lending, said in the passive: "who were loaned two boards by OpenAI", "由 OpenAI 提供的"
+# the owner lending, said in the passive: "who were loaned two boards by OpenAI"
 LENT_BY = re.compile(
     r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$",
     re.I,
 )
+# the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
     r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)",
