@@ -205,3 +205,17 @@ def test_prose_with_double_spaces_is_no_table():
 
     text = "OpenAI said  the chip  shipped.\nIt ran  three  models  in  August."
     assert normalise(text) == "OpenAI said the chip shipped.\nIt ran three models in August."
+
+
+def test_a_pipe_table_without_outer_pipes_or_a_rule_gives_bare_cells_the_row_labels_unit():
+    from watchers.text import normalise
+
+    table = (
+        "metric                   | Lab measured | OpenAI\n"
+        "tok/s per user, single   | 733          | 700\n"
+        "tok/s per kW, peak       | 19,100       | 19,600\n"
+    )
+    assert normalise(table).splitlines()[:2] == [
+        "tok/s per user, single: Lab measured 733 tok/s per user; OpenAI 700 tok/s per user.",
+        "tok/s per kW, peak: Lab measured 19,100 tok/s per kW; OpenAI 19,600 tok/s per kW.",
+    ]

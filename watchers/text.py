@@ -45,7 +45,7 @@ def normalise(text: str) -> str:
         text = text.replace("**", "")
     if "|" in text:
         text = TABLE.sub(_table_as_sentences, text)
-    if "---" in text or "  " in text:
+    if "---" in text or "  " in text or " | " in text:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
         text = EN_NUMBER.sub(_en_number, text)
@@ -71,6 +71,13 @@ HEADER_UNIT = re.compile(
 # a plain-text table: a header line, a rule of dashes, and rows, columns apart by 2+ spaces
 RULE = re.compile(r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*")
 COLUMNS = re.compile(r"[ \t]{2,}")
+PIPES = re.compile(r"[ \t]*\|[ \t]*")
+# a unit a row's label gives its bare figures: "tok/s per user, single stream | 742 | 700"
+ROW_UNIT = re.compile(
+    r"\btok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*(?:/|per)\s*(?:kw|mw|w|user))?|\btokens? per second"
+    r"(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?",
+    re.I,
+)
 
 
 def _aligned_tables(text: str) -> str:
@@ -89,9 +96,10 @@ def _aligned_tables(text: str) -> str:
                 out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
                 i = end
                 continue
-        end = _unruled_rows(lines, i)
+        split = PIPES if lines[i].count("|") >= 2 else COLUMNS
+        end = _unruled_rows(lines, i, split)
         if end:
-            rows = [COLUMNS.split(line.strip()) for line in lines[i:end]]
+            rows = [split.split(line.strip().strip("|").strip()) for line in lines[i:end]]
             out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
             i = end
             continue
@@ -100,15 +108,16 @@ def _aligned_tables(text: str) -> str:
     return "\n".join(out)
 
 
-def _unruled_rows(lines: list[str], i: int) -> int:
-    """A table with no rule under its header: a header of three or more columns, no figures in
-    it, and at least two rows of the same columns that hold figures. Where it ends, or 0."""
-    header = COLUMNS.split(lines[i].strip())
+def _unruled_rows(lines: list[str], i: int, split: re.Pattern) -> int:
+    """A table with no rule under its header (columns apart by two spaces, or by pipes with none
+    at the ends): a header of three or more columns, no figures in it, and at least two rows of
+    the same columns that hold figures. Where it ends, or 0."""
+    header = split.split(lines[i].strip().strip("|").strip())
     if len(header) < 3 or any(cell[:1].isdigit() for cell in header):
         return 0
     end = i + 1
     while end < len(lines):
-        cells = COLUMNS.split(lines[end].strip())
+        cells = split.split(lines[end].strip().strip("|").strip())
         if len(cells) != len(header) or not any(c[:1].isdigit() for c in cells[1:]):
             break
         end += 1
@@ -131,16 +140,20 @@ def _rows_as_sentences(lines: list[str]) -> str:
     for line in lines[2:]:
         cells = [cell.strip() for cell in line.split("|")]
         parts = []
+        row_unit = ROW_UNIT.search(cells[0])
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
                 parts.append(f"{unit['name']} {cell} {unit['unit']}".lstrip())
+            elif row_unit and BARE_CELL.fullmatch(cell):
+                parts.append(f"{name} {cell} {row_unit.group(0)}")
             else:
                 parts.append(f"{name} {cell}")
         out.append(f"{cells[0]}: " + "; ".join(parts) + ".")
     return "\n".join(out)
 
 
+BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
     r"^(?P<name>.*?)\s*(?P<unit>(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*/\s*(?:kw|mw|w|user))?"
