@@ -219,3 +219,16 @@ def test_a_pipe_table_without_outer_pipes_or_a_rule_gives_bare_cells_the_row_lab
         "tok/s per user, single: Lab measured 733 tok/s per user; OpenAI 700 tok/s per user.",
         "tok/s per kW, peak: Lab measured 19,100 tok/s per kW; OpenAI 19,600 tok/s per kW.",
     ]
+
+
+def test_a_metric_column_gives_its_unit_to_the_rows_bare_figures():
+    from watchers.text import normalise
+
+    table = (
+        "| model | metric | Jalapeño | GB300 |\n"
+        "|---|---|---:|---:|\n"
+        "| Kimi K2.5 | tok/s/kW (peak) | 17.2k | 11.9k |\n"
+    )
+    assert normalise(table).strip() == (
+        "Kimi K2.5: metric tok/s/kW (peak); Jalapeño 17.2k tok/s/kW; GB300 11.9k tok/s/kW."
+    )

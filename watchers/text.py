@@ -140,7 +140,8 @@ def _rows_as_sentences(lines: list[str]) -> str:
     for line in lines[2:]:
         cells = [cell.strip() for cell in line.split("|")]
         parts = []
-        row_unit = ROW_UNIT.search(cells[0])
+        # the unit said in the row's words: its label, or a "metric" column
+        row_unit = ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c)))
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
@@ -153,7 +154,7 @@ def _rows_as_sentences(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*")
+BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
     r"^(?P<name>.*?)\s*(?P<unit>(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*/\s*(?:kw|mw|w|user))?"
