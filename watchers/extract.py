@@ -591,6 +591,12 @@ class Reading:
         )  # "benchmarked outside OpenAI", "re-tested independently"
         if after and passive:
             agent = after[0][1]
+        elif (
+            agent is None
+            and after
+            and OWN_PLACE.search(masked, max(0, after[0][0] - 20), after[0][0])
+        ):
+            agent = after[0][1]  # "SemiAnalysis has finished running Jalapeño in its own lab"
         if agent == "owner":
             new = self.rules.new_run.search(masked) or self._beyond_claims(sentence)
             return "owner" if new else ""
@@ -1205,6 +1211,8 @@ COMPANY_OUTLET = re.compile(
 # a signature line: "— The OpenAI hardware team"
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
+# where a run took place, said after it: "running Jalapeño in its own lab"
+OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 # the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
 OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI"
