@@ -560,11 +560,20 @@ class Reading:
     def _measures_subject(self, number: int, at: int) -> bool:
         """The device a sentence measures is the first one it names before the measuring word
         (its subject), else the one the item was last about."""
-        mentions = [m for m in self.mentions[number] if m.start < at]
+        text = self.analysed[number].sentence.text
+        # a clause of its own after a semicolon measures what it names
+        start = max(text.rfind(";", 0, at), text.rfind("；", 0, at)) + 1
+        end = min(
+            (i for i in (text.find(";", at), text.find("；", at)) if i >= 0), default=len(text)
+        )
+        mentions = [m for m in self.mentions[number] if start <= m.start < at]
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
         if mentions:
             return mentions[0].ours
+        after = [m for m in self.mentions[number] if at <= m.start < end]
+        if after and start > 0:
+            return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
         if not self.mentions[number]:
             # "It ran all three models on both": a run carries on the devices named last
             for earlier in range(number - 1, -1, -1):
@@ -668,7 +677,30 @@ class Reading:
                 else:
                     parties.append((m.start(), kind))
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
+        parties += self._named_runners(masked, parties)
         return sorted(parties)
+
+    def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
+        "SemiAnalysis measured". Not the owner, nor a device, nor a name a party word already
+        covers."""
+        out = []
+        for m in NAMED_RUNNER.finditer(text):
+            name = m.group("name")
+            if any(m.start("name") <= at < m.end("name") for at, _ in found):
+                continue
+            if any(
+                pattern is not None and pattern.search(name)
+                for pattern in (
+                    self.subject.owner,
+                    self.subject.names,
+                    self.subject.direct,
+                    self.subject.others,
+                )
+            ):
+                continue
+            out.append((m.start("name"), "independent"))
+        return out
 
     def _beyond_claims(self, sentence: str) -> bool:
         """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
@@ -1211,6 +1243,16 @@ COMPANY_OUTLET = re.compile(
 # a signature line: "— The OpenAI hardware team"
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
+# a capitalised name right before a measuring verb: "Kestrel Analytics has now re-run …"
+# (a name of two words or more, or one with a capital inside: "Halden Labs", "SemiAnalysis";
+# never a pronoun or a line's label such as "Silicon tested:")
+NAMED_RUNNER = re.compile(
+    r"(?:^|[,;—]\s*|\b(?:and|that|as|after|when|where)\s+)"
+    r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed)\b(?!:)"
+)
 # where a run took place, said after it: "running Jalapeño in its own lab"
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 # the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
