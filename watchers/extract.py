@@ -575,10 +575,15 @@ class Reading:
         if after and start > 0:
             return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
         if not self.mentions[number]:
-            # "It ran all three models on both": a run carries on the devices named last
+            # a run carries on the device the story was last about ("Amazon ran the tests
+            # itself" after a sentence about Trainium3), or on both ("It ran all three models
+            # on both")
+            both = BOTH.search(self.analysed[number].sentence.text)
             for earlier in range(number - 1, -1, -1):
                 if self.mentions[earlier]:
-                    return any(m.ours for m in self.mentions[earlier])
+                    if both:
+                        return any(m.ours for m in self.mentions[earlier])
+                    return self.mentions[earlier][0].ours
         if (
             number
             and any(m.ours for m in self.mentions[number - 1])
@@ -687,8 +692,10 @@ class Reading:
         out = []
         for m in NAMED_RUNNER.finditer(text):
             name = m.group("name")
-            if any(m.start("name") <= at < m.end("name") for at, _ in found):
-                continue
+            if any(ch.isdigit() for ch in name) or any(
+                m.start("name") <= at < m.end("name") for at, _ in found
+            ):
+                continue  # a model ("Kimi K2.6"), or a party word already read
             if any(
                 pattern is not None and pattern.search(name)
                 for pattern in (
@@ -1251,7 +1258,8 @@ NAMED_RUNNER = re.compile(
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
-    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed)\b(?!:)"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed)\b"
+    r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
 # where a run took place, said after it: "running Jalapeño in its own lab"
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
