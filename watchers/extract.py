@@ -261,6 +261,7 @@ class Reading:
             and bool(COMPANY_OUTLET.search(self.text))
         )
         self._first_person = "owner" if voice else "independent"
+        self.firms = self._item_firms() if FIRM_HINT.search(self.text) else None
         for read in self.analysed:
             sentence = read.sentence
             self.mentions.append(self._mentions(sentence.text, read.lowered))
@@ -687,27 +688,52 @@ class Reading:
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
-        "SemiAnalysis measured". Not the owner, nor a device, nor a name a party word already
-        covers."""
+        "SemiAnalysis measured", and a firm the item introduced, named again ("Brightline
+        Systems, which benchmarks…" then "Brightline ran the workload"). Not the owner, nor a
+        device or a model, nor a name a party word already covers."""
+        spots = [(m.start("name"), m.group("name")) for m in NAMED_RUNNER.finditer(text)]
+        if self.firms is not None:
+            spots += [(m.start(), m.group(0)) for m in self.firms.finditer(text)]
         out = []
-        for m in NAMED_RUNNER.finditer(text):
-            name = m.group("name")
-            if any(ch.isdigit() for ch in name) or any(
-                m.start("name") <= at < m.end("name") for at, _ in found
-            ):
-                continue  # a model ("Kimi K2.6"), or a party word already read
-            if any(
-                pattern is not None and pattern.search(name)
-                for pattern in (
-                    self.subject.owner,
-                    self.subject.names,
-                    self.subject.direct,
-                    self.subject.others,
-                )
-            ):
+        for at, name in spots:
+            if any(at <= party < at + len(name) for party, _ in found) or not self._a_firm(name):
                 continue
-            out.append((m.start("name"), "independent"))
+            out.append((at, "independent"))
         return out
+
+    def _a_firm(self, name: str) -> bool:
+        """Could this name be a firm's: not a model ("Kimi K2.6"), the owner or a device?"""
+        if any(ch.isdigit() for ch in name):
+            return False
+        return not any(
+            pattern is not None and pattern.search(name)
+            for pattern in (
+                self.subject.owner,
+                self.subject.names,
+                self.subject.direct,
+                self.subject.others,
+            )
+        )
+
+    def _item_firms(self) -> re.Pattern | None:
+        """Names the item introduces as a firm that tests ("Brightline Systems, which benchmarks
+        inference hardware", "Fieldnote's DeepSeek R1 run", "Halden Labs has re-run"): the
+        whole name and its first word."""
+        names = {m.group("name") for m in FIRM_INTRO.finditer(self.text)}
+        names |= {m.group("name") for m in NAMED_RUNNER.finditer(self.text)}
+        words = set()
+        for name in names:
+            if not self._a_firm(name) or name.split()[0] in FIRM_NOT:
+                continue
+            words.add(re.escape(name))
+            first = name.split()[0]
+            if len(first) >= 4:
+                words.add(re.escape(first))
+        if not words:
+            return None
+        return re.compile(
+            r"(?<![\w-])(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])"
+        )
 
     def _beyond_claims(self, sentence: str) -> bool:
         """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
@@ -1261,6 +1287,23 @@ NAMED_RUNNER = re.compile(
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
+# a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
+FIRM_INTRO = re.compile(
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group)\b"
+    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results|measurements)\b)"
+)
+FIRM_HINT = re.compile(
+    r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|test|report|benchmark|results)\b"
+    r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
+)
+# words that start a capitalised stretch but name no firm
+FIRM_NOT = {
+    "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
+    "It", "In", "On", "At", "For", "By", "With", "And", "But", "So", "As", "When", "After",
+    "Nvidia", "Google", "Amazon", "Microsoft", "Meta", "AMD", "Intel", "Broadcom", "TSMC",
+}  # fmt: skip
 # where a run took place, said after it: "running Jalapeño in its own lab"
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 # the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
