@@ -78,9 +78,9 @@ def report(name, items, outcomes, limit) -> None:
 def forget_texts() -> None:
     """Empty the caches keyed by a sentence's text, so every pass reads every text as new, as a
     poll does: a pass must not time the one before it."""
-    from watchers import context, quantities
+    from watchers import context, extract, quantities
 
-    for cached in (context._masked, quantities.quantities):
+    for cached in (context._masked, quantities.quantities, extract.firm_names):
         cached.cache_clear()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from watchers.base import Candidate, ParsedItem
@@ -719,21 +719,14 @@ class Reading:
         """Names the item introduces as a firm that tests ("Brightline Systems, which benchmarks
         inference hardware", "Fieldnote's DeepSeek R1 run", "Halden Labs has re-run"): the
         whole name and its first word."""
-        names = {m.group("name") for m in FIRM_INTRO.finditer(self.text)}
-        names |= {m.group("name") for m in NAMED_RUNNER.finditer(self.text)}
         words = set()
-        for name in names:
-            if not self._a_firm(name) or name.split()[0] in FIRM_NOT:
-                continue
-            words.add(re.escape(name))
-            first = name.split()[0]
-            if len(first) >= 4:
-                words.add(re.escape(first))
-        if not words:
-            return None
-        return re.compile(
-            r"(?<![\w-])(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])"
-        )
+        for name in firm_names(self.text):
+            if self._a_firm(name):
+                words.add(name)
+                first = name.split()[0]
+                if len(first) >= 4:
+                    words.add(first)
+        return firm_pattern(tuple(sorted(words))) if words else None
 
     def _beyond_claims(self, sentence: str) -> bool:
         """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
@@ -844,7 +837,9 @@ class Reading:
     def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
         text = sentence.text
         lowered = self.analysed[number].lowered
-        if signal.quick is not None and not signal.quick.search(text, lowered=lowered):
+        # only the words: a pattern anchored to a clause ("^and Rubin came out ahead") need
+        # not match the whole sentence
+        if signal.quick is not None and signal.quick.narrowed(lowered) is None:
             return None
         pieces = sentence.clauses if not signal.terms else sentence.clauses + sentence.spans
         for clause in pieces:
@@ -1086,6 +1081,21 @@ class Reading:
             if verb and self.asserted(number, verb.start()) is None:
                 return sentence.text
         return self.analysed[0][0].text if self.analysed else ""
+
+
+@lru_cache(maxsize=1024)
+def firm_names(text: str) -> tuple[str, ...]:
+    """Capitalised names an item introduces as a firm, or gives a run to (cached: each subject's
+    reading of an item asks)."""
+    names = {m.group("name") for m in FIRM_INTRO.finditer(text)}
+    names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
+    return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT))
+
+
+@lru_cache(maxsize=1024)
+def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
 def _row_label(text: str) -> tuple[str, float] | None:
