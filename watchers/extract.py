@@ -1302,10 +1302,13 @@ FIRM_INTRO = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group)\b"
-    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results|measurements)\b)"
+    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results|measurements)\b"
+    r"|\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
+    r"(?:[\w/-]+\s+){0,3}?(?:numbers|results|figures|measurements)\b)"
 )
 FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|test|report|benchmark|results)\b"
+    r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"
     r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
 )
 # words that start a capitalised stretch but name no firm
