@@ -251,7 +251,7 @@ class Reading:
         # people, or in the owner's own post ("OpenAI engineering blog", "— The OpenAI team")
         voice = owner is not None and any(
             OWNER_ROLE.match(self.text, m.end())
-            or OWNER_OUTLET.match(self.text, m.end())
+            or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
             or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
             for m in owner.finditer(self.text)
         )
@@ -274,6 +274,12 @@ class Reading:
             )
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
+
+    def _leads(self, at: int) -> bool:
+        """Does the name at `at` open the title or a line? The owner's own post says so there
+        ("OpenAI engineering blog: …"); "OpenAI's blog said 85,448" further on only cites it."""
+        line_start = self.text.rfind("\n", 0, at) + 1
+        return not self.text[line_start:at].strip(" #*>-—:[(\"'“")
 
     def _mentions(self, text: str, lowered: str) -> list[Mention]:
         out = []
