@@ -48,6 +48,15 @@ def lists():
     server.stop()
 
 
+def examples(count: int):
+    """Hypothesis settings for a property whose every example polls real lists end to end."""
+    return settings(
+        max_examples=count,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
 def versions():
     """What one source shows at each of its polls: upstream states in order, repeats allowed."""
     return st.lists(st.integers(0, 1), min_size=1, max_size=3).map(sorted)
@@ -102,11 +111,7 @@ def replay(lists, polls, states=STATES):
     return moved, count, alerts, current
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@examples(25)
 @given(polls=schedules())
 def test_any_poll_order_records_the_same_changes(lists, polls):
     moved, count, alerts, current = replay(lists, polls)
@@ -160,11 +165,7 @@ def three_state_schedules(draw):
     return interleaved(draw, {name: draw(steps) for name in THREE})
 
 
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@examples(30)
 @given(polls=three_state_schedules())
 def test_a_lagging_source_never_makes_the_price_flap(lists, polls):
     """A source that shows a step the other skipped is catching up: the price only ever moves
@@ -249,11 +250,7 @@ def returns(values: list) -> list[tuple]:
     return [(v, values[i - 1]) for i, v in enumerate(values) if i > 1 and v in values[: i - 1]]
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@examples(40)
 @given(case=price_paths())
 def test_a_lagging_list_never_makes_a_price_that_returns_flap(lists, case):
     """However far one list lags, the claim moves no more often than the upstream states the
