@@ -1300,7 +1300,8 @@ NAMED_RUNNER = re.compile(
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
-    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed)\b"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
+    r"|repeated|replicated|reproduced)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
