@@ -1094,6 +1094,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     """Capitalised names an item introduces as a firm, or gives a run to (cached: each subject's
     reading of an item asks)."""
     names = {m.group("name") for m in FIRM_INTRO.finditer(text)}
+    names |= {m.group("name") for m in FIRM_WORK.finditer(text)}
     names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
     return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT))
 
@@ -1309,12 +1310,19 @@ FIRM_INTRO = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group)\b"
-    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results|measurements)\b"
+    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results"
+    r"|measurements|replication|re-?test|study|evaluation|paper)\b"
     r"|\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
     r"(?:[\w/-]+\s+){0,3}?(?:numbers|results|figures|measurements)\b)"
 )
+# a name, one word or more, that owns a test: "Brightline's full Jalapeño replication"
+FIRM_WORK = re.compile(
+    r"(?P<name>(?-i:[A-Z][\w.&-]+(?:\s+[A-Z][\w.&-]+){0,3}))(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
+    r"(?:run|runs|test|tests|re-?test|replication|benchmark|measurements|study|evaluation)\b"
+)
 FIRM_HINT = re.compile(
-    r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|test|report|benchmark|results)\b"
+    r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
+    r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper)\b"
     r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"
     r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
 )
