@@ -295,7 +295,7 @@ class Reading:
                 # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
                 # comparison, not its topic (a name right after a skipped one goes with it)
                 if not ours and (
-                    COMPARED_WITH.search(text[max(0, m.start() - 32) : m.start()])
+                    _compared_before(text, m.start())
                     or RATIO_OF.match(text, m.end())
                     or (
                         0 <= m.start() - skipped_end <= 8
@@ -585,7 +585,7 @@ class Reading:
             # a run carries on the device the story was last about ("Amazon ran the tests
             # itself" after a sentence about Trainium3), or on both ("It ran all three models
             # on both")
-            both = BOTH.search(self.analysed[number].sentence.text)
+            both = BOTH.search(text)
             for earlier in range(number - 1, -1, -1):
                 if self.mentions[earlier]:
                     if both:
@@ -816,7 +816,7 @@ class Reading:
                 for value, pattern in values
                 if any(
                     self._stated(number, m.start())
-                    and not COMPARED_WITH.search(text[max(0, m.start() - 32) : m.start()])
+                    and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
                     for m in pattern.finditer(text)
                 )
@@ -1105,6 +1105,12 @@ def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
+def _compared_before(text: str, at: int) -> bool:
+    """Is the name at `at` the other side of a comparison ("over GB200", "against the same
+    Nvidia", "1.4x the Nvidia systems", "对比英伟达")?"""
+    return bool(COMPARED_WITH.search(text[max(0, at - 32) : at]))
+
+
 def _row_label(text: str) -> tuple[str, float] | None:
     """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
     官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
@@ -1292,7 +1298,7 @@ COMPANY_OUTLET = re.compile(
 )
 # a signature line: "— The OpenAI hardware team"
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
-TEAM_LINE = re.compile(r"[^\n]{0,40}\b(?:team|团队)\s*(?:$|\n)|[^\n]{0,40}团队\s*(?:$|\n)", re.I)
+TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 # a capitalised name right before a measuring verb: "Kestrel Analytics has now re-run …"
 # (a name of two words or more, or one with a capital inside: "Halden Labs", "SemiAnalysis";
 # never a pronoun or a line's label such as "Silicon tested:")

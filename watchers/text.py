@@ -48,12 +48,12 @@ def normalise(text: str) -> str:
     if "---" in text or "  " in text or " | " in text:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
-        text = EN_NUMBER.sub(_en_number, text)
+        text = EN_NUMBER.sub(_in_digits(en_value), text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
-    text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_cn_number, text))
+    text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 
 
@@ -73,11 +73,13 @@ RULE = re.compile(r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*")
 COLUMNS = re.compile(r"[ \t]{2,}")
 PIPES = re.compile(r"[ \t]*\|[ \t]*")
 # a unit a row's label gives its bare figures: "tok/s per user, single stream | 742 | 700"
-ROW_UNIT = re.compile(
-    r"\btok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*(?:/|per)\s*(?:kw|mw|w|user))?|\btokens? per second"
-    r"(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?",
-    re.I,
+# a throughput unit written out ("tok/s/kW", "tokens per second per user"); `{}` is what may
+# stand between tok/s and its denominator
+THROUGHPUT_UNIT = (
+    r"tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*(?:{})\s*(?:kw|mw|w|user))?"
+    r"|tokens? per second(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?"
 )
+ROW_UNIT = re.compile(r"\b(?:" + THROUGHPUT_UNIT.format("/|per") + ")", re.I)
 
 
 def _aligned_tables(text: str) -> str:
@@ -157,8 +159,7 @@ def _rows_as_sentences(lines: list[str]) -> str:
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
-    r"^(?P<name>.*?)\s*(?P<unit>(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*/\s*(?:kw|mw|w|user))?"
-    r"|tokens? per second(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?|ms|µs|%|W|kW|PFLOPS))$",
+    r"^(?P<name>.*?)\s*(?P<unit>(?:" + THROUGHPUT_UNIT.format("/") + r"|ms|µs|%|W|kW|PFLOPS))$",
     re.I,
 )
 # a figure written in Chinese numerals before its unit: 六百三十个 token, 五百八十六瓦, 一点九倍
@@ -194,13 +195,6 @@ EN_NUMBER = re.compile(
 )
 
 
-def _en_number(match: re.Match) -> str:
-    value = en_value(match.group("n"))
-    if value is None:
-        return match.group(0)
-    return f"{value:g}" if value != int(value) else str(int(value))
-
-
 def en_value(words: str) -> float | None:
     """ten thousand four hundred → 10400, seventy-nine point eight → 79.8; None unless the words
     hold a place (hundred, thousand, million) or a decimal point, so "three models" stays."""
@@ -232,11 +226,17 @@ CN_TENTHS = re.compile(
 )
 
 
-def _cn_number(match: re.Match) -> str:
-    value = cn_value(match.group("n"))
-    if value is None:
-        return match.group(0)
-    return f"{value:g}" if value != int(value) else str(int(value))
+def _in_digits(value_of):
+    """A substitution writing the numeral a match's `n` group spells in digits (as it was, when
+    `value_of` finds no number in it)."""
+
+    def sub(match: re.Match) -> str:
+        value = value_of(match.group("n"))
+        if value is None:
+            return match.group(0)
+        return f"{value:g}" if value != int(value) else str(int(value))
+
+    return sub
 
 
 def cn_value(numeral: str) -> float | None:
