@@ -265,3 +265,20 @@ def test_a_lagging_list_never_makes_a_price_that_returns_flap(lists, case):
     assert len(inputs) <= len(shown) - 1
     assert set(returns(values)) <= set(returns(shown))
     assert count == len(alerts)
+
+
+def test_a_list_first_seen_after_the_price_went_down_and_back_is_placed_at_its_start(lists):
+    # OpenRouter shows 10, then 4, then 10 again; LiteLLM is first polled only then, still at the
+    # first 10, and next shows the 4 it lags with: catching up, not a third move
+    polls = [
+        ("openrouter", 0),
+        ("openrouter", 1),
+        ("openrouter", 2),
+        ("litellm", 0),
+        ("litellm", 1),
+    ]
+    _, count, alerts, current = replay(lists, polls, along([10.0, 4.0, 10.0]))
+    inputs = [(before, after) for key, before, after in replay.chain if key == "o3:input"]
+    assert inputs == [(10.0, 4.0), (4.0, 10.0)]
+    assert count == len(alerts)
+    assert current["o3:input"] == 10.0

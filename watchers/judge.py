@@ -199,11 +199,12 @@ def _from_place(candidate: Candidate, state: KeyState, said: SourceKey) -> Verdi
 
 def standing(history: list, start: int | None, value: Any) -> int | None:
     """Where a source saying `value` stands in a key's history: the first place from `start` on
-    that holds it; with no `start` (a source with no place yet), the last place that holds it."""
-    if start is None:
-        found = [i for i, held in enumerate(history) if held == value]
-        return found[-1] if found else None
-    return next((i for i in range(start, len(history)) if history[i] == value), None)
+    that holds it. A source with no place yet (`start` None) is placed at the first place that
+    holds its value: a list first polled at 10 after the price went 10 → 4 → 10 may still be at
+    the first 10, and its 4 then catches up; were it at the latest 10 instead, its next move is
+    only told by the first list at the latest to show it."""
+    first = start or 0
+    return next((i for i in range(first, len(history)) if history[i] == value), None)
 
 
 def _first_word(candidate: Candidate, state: KeyState) -> Verdict:
