@@ -189,8 +189,14 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
     if held.mismatch and not candidate.mismatch:
         found[slot] = candidate
         return
-    if candidate.signal == held.signal == "figures" and candidate.measured and not held.measured:
-        found[slot] = candidate  # the item's own measurement beats the figure it quotes
+    if (
+        candidate.signal == held.signal == "figures"
+        and candidate.measured
+        and (not held.measured or _published(held, claims) > _published(candidate, claims))
+    ):
+        # the item's own measurement beats the figure it quotes, and the published figure said
+        # again before the run's own ("8.54 万 … 被转述了无数遍" then "结果是 7920 万")
+        found[slot] = candidate
         return
     ladder = (claims.get(candidate.claim_id) or {}).get("ladder") or []
     if (
@@ -199,6 +205,27 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         and ladder.index(candidate.value) > ladder.index(held.value)
     ):
         found[slot] = candidate
+
+
+def _turns(analysed: list[Analysed]) -> frozenset[int]:
+    """The sentences spoken in a transcript's turns ("老周：只测了 Kimi K2.5。条件跟官方一样",
+    "PRIYA: …"), from a speaker's label to the next: an item where two speakers or more take
+    turns, one of them at least twice (a spec sheet's "Process:", "Memory:" lines never repeat)."""
+    opened = [SPEAKER.match(a.sentence.text) for a in analysed]
+    labels = [m.group(1) for m in opened if m]
+    if len(set(labels)) < 2 or len(set(labels)) == len(labels):
+        return frozenset()
+    first = next(n for n, m in enumerate(opened) if m)
+    return frozenset(range(first, len(analysed)))
+
+
+def _published(candidate: Candidate, claims: dict) -> bool:
+    """Is the figure the claim's published one, within its tolerance?"""
+    spec = claims.get(candidate.claim_id) or {}
+    value = spec.get("value")
+    if not isinstance(value, int | float) or not isinstance(candidate.value, int | float):
+        return False
+    return abs(candidate.value - value) <= abs(value) * float(spec.get("tolerance") or 0)
 
 
 class Analysed:
@@ -272,6 +299,7 @@ class Reading:
                     for m in model.names.finditer(sentence.text)
                 )
             )
+        self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
 
@@ -498,11 +526,21 @@ class Reading:
                 or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
                 or self._same_party(number, at)
             )
+            if not found and number in self.turns and self._dropped_subject(number, clause, at):
+                found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
             if not found and RERUN.match(text, at):
                 found = "someone"  # "复测", "re-tested": a new run, by a party not named
             if found:
                 return found, at
         return "", -1
+
+    def _dropped_subject(self, number: int, clause, at: int) -> bool:
+        """Does a speaker's clause open on the measuring verb, with no subject ("只测了 Kimi K2.5",
+        "后来又跑了一轮")? Its subject is the speaker."""
+        text = self.analysed[number][0].text
+        label = SPEAKER.match(text) if clause.start == 0 else None
+        lead = text[label.end() if label else clause.start : at]
+        return bool(DROPPED_LEAD.fullmatch(lead.strip()))
 
     def _first_after(self, text: str, at: int, number: int) -> str:
         """ "Running X on hardware it operated itself, the research firm found …": a sentence that
@@ -1000,6 +1038,9 @@ class Reading:
             or not BARE_LEAD.fullmatch(text[models[-1] : start])
         ):
             return None
+        others = self.subject.others
+        if others is not None and others.search(text, models[-1], start):
+            return None  # "DeepSeek R1为1.96万，对比GB300的1.18万": the other device's figure
         ratio = value / previous.value if isinstance(previous.value, float) else 0
         if not 1 / 10 <= ratio <= 10:
             return None  # another scale: not the list's unit
@@ -1274,6 +1315,11 @@ LEFT_OUT_AFTER = re.compile(
     re.I,
 )
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
+# a transcript's turn: a short name, a role or 问/答 before a colon at the start of a line
+SPEAKER = re.compile(
+    r"\s*([A-Z][A-Za-z.'’ -]{1,24}|[\u4e00-\u9fff]{1,4})(?:\s*\([^)]{0,80}\))?\s*:\s*"
+)
+DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 PARTICIPLE = re.compile(r"\w+ing\b", re.I)
 # the speaker's own: "in our own lab", "我们的团队"
 FIRST_PERSON_OWN = re.compile(r"(?:\b(?:our|my)\s+(?:own\s+)?|我们的?|我的)\s*$", re.I)
