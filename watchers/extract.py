@@ -92,7 +92,8 @@ LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
     r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
-    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?$",
+    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
+    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*)?$",  # "比 8 月的 A0"
     re.I,
 )
 

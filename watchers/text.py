@@ -79,7 +79,7 @@ THROUGHPUT_UNIT = (
     r"tok(?:en)?s?\s*/\s*s(?:ec)?(?:\s*(?:{})\s*(?:kw|mw|w|user))?"
     r"|tokens? per second(?: per (?:kw|kilowatt|mw|megawatt|watt|user))?"
 )
-ROW_UNIT = re.compile(r"\b(?:" + THROUGHPUT_UNIT.format("/|per") + ")", re.I)
+ROW_UNIT = re.compile(r"\b(?:" + THROUGHPUT_UNIT.format("/|per") + r"|[pt]flops)\b", re.I)
 
 
 def _aligned_tables(text: str) -> str:
@@ -102,6 +102,8 @@ def _aligned_tables(text: str) -> str:
         end = _unruled_rows(lines, i, split)
         if end:
             rows = [split.split(line.strip().strip("|").strip()) for line in lines[i:end]]
+            if len(rows[0]) < len(rows[1]):
+                rows[0].insert(0, "")
             out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
             i = end
             continue
@@ -115,12 +117,17 @@ def _unruled_rows(lines: list[str], i: int, split: re.Pattern) -> int:
     at the ends): a header of three or more columns, no figures in it, and at least two rows of
     the same columns that hold figures. Where it ends, or 0."""
     header = split.split(lines[i].strip().strip("|").strip())
-    if len(header) < 3 or any(cell[:1].isdigit() for cell in header):
+    if len(header) < 2 or any(cell[:1].isdigit() for cell in header):
+        return 0
+    # a header over the figures only ("      A0    B0" above "MXFP4, PFLOPS   -   14.1"): the
+    # row labels' column has no name
+    width = len(header) + 1 if split is COLUMNS and lines[i][:1] in " \t" else len(header)
+    if width < 3:
         return 0
     end = i + 1
     while end < len(lines):
         cells = split.split(lines[end].strip().strip("|").strip())
-        if len(cells) != len(header) or not any(c[:1].isdigit() for c in cells[1:]):
+        if len(cells) != width or not any(FIGURE_CELL.match(c) for c in cells[1:]):
             break
         end += 1
     return end if end - i > 2 else 0
@@ -156,6 +163,7 @@ def _rows_as_sentences(lines: list[str]) -> str:
     return "\n".join(out)
 
 
+FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
