@@ -92,7 +92,7 @@ LONG_CONTEXT_TOKENS = 32 * 1024
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
     r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
-    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
+    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of|on|in)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
     r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*)?$",  # "比 8 月的 A0"
     re.I,
 )
@@ -271,6 +271,7 @@ class Reading:
     models: list[list[tuple[int, str]]] = field(default_factory=list)
     ran: dict = field(default_factory=dict)  # workloads the item's measured figures were run at
     ran_models: set = field(default_factory=set)  # models the item's measured figures are of
+    ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -957,12 +958,26 @@ class Reading:
                 if measured and who and "workload" in stated:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s"
                     self.ran = _merge(self.ran, {"workload": stated["workload"]})
+                if measured and metric.run and stated and self._says_run(number):
+                    self.ran = _merge(self.ran, stated)  # "B0 measures 31% more per watt"
+                    self.ran_itself = True
                 if measured and who and model:
                     self.ran_models.add(model)
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
         return out
+
+    def _says_run(self, number: int) -> bool:
+        """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a
+        figure alone ("B0: in fab, ~25 % better per watt expected")?"""
+        text = self.analysed[number][0].text
+        return any(
+            self.asserted(number, m.start()) is None
+            for m in self.rules.verbs.finditer(
+                text, 0, len(text), lowered=self.analysed[number].lowered
+            )
+        )
 
     def _heading(self, number: int) -> tuple[str, float] | None:
         """The denominator of the nearest line before that leads a list (it ends with a colon),
@@ -1110,7 +1125,7 @@ class Reading:
         """What a new measurement of the subject says by itself: that it was re-tested, and
         what its conditions imply (a long-context run, a run on the next stepping)."""
         who, _, conditions = self.measurement
-        if not who:
+        if not who and not self.ran_itself:
             return []
         conditions = _merge(conditions, self.ran)
         excerpt = _excerpt(self._measurement_sentence())

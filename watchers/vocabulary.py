@@ -68,6 +68,9 @@ class Metric:
     unless: re.Pattern | None = None  # words that rule it out anywhere in the sentence
     wide: bool = False  # its cues may stand anywhere in the sentence ("at 169 tok/s per user, …")
     needs: re.Pattern | None = None  # words the sentence must hold (a B0 gain names B0)
+    # a figure stated as fact is itself a run, on what its sentence states (a B0 gain measured
+    # on B0 is a result on B0, whoever reports it)
+    run: bool = False
 
 
 @dataclass(frozen=True)
@@ -256,6 +259,7 @@ def _subject(data: dict, where: str) -> Subject:
                 unless=_any(spec.get("unless"), f"{where}: metrics.{metric_id}.unless"),
                 wide=spec.get("cues_in", "near") == "sentence",
                 needs=_any(spec.get("needs"), f"{where}: metrics.{metric_id}.needs"),
+                run=bool(spec.get("run", False)),
             )
         )
     for name, values in data.get("conditions", {}).items():
