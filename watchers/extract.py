@@ -301,9 +301,26 @@ class Reading:
                     for m in model.names.finditer(sentence.text)
                 )
             )
+        self._anaphors()
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
+
+    def _anaphors(self) -> None:
+        """ "the chip", "这颗芯片": the device the title is about, in a sentence naming no other."""
+        lead = next((m.ours for m in self.mentions[0]), None) if self.mentions else None
+        if lead is None:
+            return
+        for number, read in enumerate(self.analysed):
+            if any(not m.ours for m in self.mentions[number]) or not ANAPHOR.search(read.lowered):
+                continue
+            taken = self.mentions[number]
+            extra = [
+                Mention(m.start(), m.end(), lead)
+                for m in ANAPHOR.finditer(read.sentence.text)
+                if not any(t.start < m.end() and m.start() < t.end for t in taken)
+            ]
+            self.mentions[number] = sorted(taken + extra, key=lambda m: m.start)
 
     def _leads(self, at: int) -> bool:
         """Does the name at `at` open the title or a line? The owner's own post says so there
@@ -647,6 +664,9 @@ class Reading:
         before = sorted(p for p in parties if p[0] <= at)
         after = sorted(p for p in parties if at < p[0] <= at + 40)
         agent = before[-1][1] if before else None
+        if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
+            # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
+            agent = before[0][1]
         passive = re.search(r"\bby\b|由|被", masked[at : at + 40]) or re.match(
             r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
         )  # "benchmarked outside OpenAI", "re-tested independently"
@@ -1377,7 +1397,11 @@ NAMED_RUNNER = re.compile(
 FIRM_INTRO = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
-    r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group)\b"
+    r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group"
+    r"|cloud|operator|customer)\b"
+    r"|\s+is\s+(?:one of\s+(?:a handful of|several|many|the|few)|a|an)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:clouds?|providers?|labs?|firms?|compan(?:y|ies)|consultanc(?:y|ies)|startups?|operators?"
+    r"|customers?|test houses?)\b"
     r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results"
     r"|measurements|replication|re-?test|study|evaluation|paper)\b"
     r"|\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
@@ -1457,6 +1481,14 @@ COMPARISON = re.compile(
     r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
     re.I,
 )
+# the device an item is about, named again without its name
+ANAPHOR = re.compile(
+    r"\b(?:the|this) (?:chip|part|accelerator|asic)\b"
+    r"(?!\s*(?:industry|market|makers?|team|war|shortage|business|sector|stocks?|supply|design(?:ers?)?))"
+    r"|(?:该|这颗|这款|这枚|此)芯片",
+    re.I,
+)
+SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
 PRONOUN_AGENT = re.compile(
     r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b"
     r"|\b(?:their|its) own\b|他们自己|其自有",

@@ -196,9 +196,14 @@ def _after_comparator(before: str) -> bool:
 # what follows a number that has a unit or a count of its own: not a bare figure
 BARE_UNIT = re.compile(
     r"[a-zA-Z\u4e00-\u9fff%×]|\s*(?:%|x\b|×|倍)|\s+(?:gb|tb|mb|gw|mw|kw|w|nm|ms|s|pflops|tflops|models?"
-    r"|users?|sessions?|nodes?|chips?|racks?|gpus?|boards?|tokens?|days?|weeks?|months?|years?)\b",
+    r"|users?|sessions?|nodes?|chips?|racks?|gpus?|boards?|tokens?|days?|weeks?|months?|years?"
+    r"|input|output|in|out|prompts?|context)\b",
     re.I,
 )
+
+
+PAIRED = re.compile(r"\s*/\s*\d")
+PAIRED_BEFORE = re.compile(r"\d\s*[kK]?\s*/\s*$")
 
 
 def bare_numbers(sentence: str) -> list[tuple[int, int, float]]:
@@ -209,8 +214,10 @@ def bare_numbers(sentence: str) -> list[tuple[int, int, float]]:
     for match in NUMBER.finditer(sentence):
         if any(s <= match.start() < e for s, e in taken):
             continue
-        if BARE_UNIT.match(sentence, match.end()):
+        if BARE_UNIT.match(sentence, match.end()) or PAIRED.match(sentence, match.end()):
             continue
+        if PAIRED_BEFORE.search(sentence, max(0, match.start() - 8), match.start()):
+            continue  # "8k/1k", "8,192/1,024": a workload, not a figure
         value = to_number(match.group("n"), match.group("m"))
         if value < 100 or (1900 <= value <= 2100 and not match.group("m")):
             continue

@@ -138,19 +138,30 @@ def _table_as_sentences(match: re.Match) -> str:
     "| GPT-OSS 120B | 81.9 | …" under "| Model | Jalapeño (tok/s per W) | …" reads
     "GPT-OSS 120B: Jalapeño 81.9 tok/s per W; …". Cells are clauses of their own."""
     return _rows_as_sentences(
-        [line.strip().strip("|") for line in match.group(0).strip().splitlines()]
+        [line.strip().strip("|") for line in match.group(0).strip().splitlines()],
+        _caption_unit(match.string, match.start(), match.end()),
     )
 
 
-def _rows_as_sentences(lines: list[str]) -> str:
+def _caption_unit(text: str, start: int, end: int) -> re.Match | None:
+    """The unit a table's caption gives all its figures: the line just before or after it
+    ("Units: tokens/s per kW.", "Throughput per kW, tokens/s:")."""
+    before = text[max(0, start - 400) : start].rstrip().rpartition("\n")[2]
+    after = text[end : end + 400].lstrip().partition("\n")[0]
+    return ROW_UNIT.search(after) or ROW_UNIT.search(before)
+
+
+def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str:
     """Header line, rule, rows (cells between pipes) as one sentence a row."""
     header = [cell.strip() for cell in lines[0].split("|")]
     out = []
     for line in lines[2:]:
         cells = [cell.strip() for cell in line.split("|")]
         parts = []
-        # the unit said in the row's words: its label, or a "metric" column
-        row_unit = ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c)))
+        # the unit said in the row's words: its label, or a "metric" column; else the caption's
+        row_unit = (
+            ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c))) or caption
+        )
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
