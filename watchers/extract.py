@@ -33,7 +33,7 @@ from watchers.vocabulary import rules as load_rules
 EXCERPT = 400
 OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
-NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer"}
+NOT_FACT = {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic"}
 PLANNED = {"future", "hypothetical"}
 WINDOW_BEFORE, WINDOW_AFTER = 70, 40
 WORKLOAD = [
