@@ -208,6 +208,36 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         found[slot] = candidate
 
 
+def _shared_unit(text: str, after: int, last: Quantity) -> list[Quantity]:
+    """ "1,392, 702 and 731 tokens per second": the bare numbers listed right before a figure, in
+    the figure's unit (a list of the same scale), then the figure; [] when there are none."""
+    listed: list[tuple[int, int, float]] = []
+    edge = last.start
+    for bare in reversed([b for b in bare_numbers(text) if after < b[0] < last.start]):
+        if not LIST_JOINT.fullmatch(text, bare[1], edge):
+            break
+        listed.insert(0, bare)
+        edge = bare[0]
+    if not listed:
+        return []
+    out = [Quantity(start, end, value, last.quantity, False) for start, end, value in listed]
+    if any(not 1 / 10 <= q.value / last.value <= 10 for q in out if last.value):
+        return []
+    return [*out, last]
+
+
+def _sections(analysed: list[Analysed]) -> list[int]:
+    """For each sentence, where its story starts: a numbered list of stories (a newsletter's
+    "1.", "2.", "3.") starts a new one at each number, and nothing in one carries into the next."""
+    marks = [n for n, a in enumerate(analysed) if LIST_NUMBER.fullmatch(a.sentence.text)]
+    out, start = [], 0
+    for number in range(len(analysed)):
+        if len(marks) >= 2 and number in marks:
+            start = number
+        out.append(start)
+    return out
+
+
 def _turns(analysed: list[Analysed]) -> frozenset[int]:
     """The sentences spoken in a transcript's turns ("老周：只测了 Kimi K2.5。条件跟官方一样",
     "PRIYA: …"), from a speaker's label to the next: an item where two speakers or more take
@@ -302,6 +332,7 @@ class Reading:
                 )
             )
         self._anaphors()
+        self.sections = _sections(self.analysed)
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
@@ -396,7 +427,7 @@ class Reading:
         aside_only = [m for m in self.mentions[number] if m.end <= position]
         if aside_only:  # "Researchers, who were loaned two Jalapeño boards, measured 79.8"
             return aside_only[-1].ours
-        for earlier in range(number - 1, -1, -1):
+        for earlier in range(number - 1, self.sections[number] - 1, -1):
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
         # nothing named yet: the stretch is the subject's only if nothing else is the topic
@@ -455,7 +486,7 @@ class Reading:
         after = [name for start, name in marks if position < start < clause.end]
         if after:
             return after[0]
-        for earlier in range(number - 1, -1, -1):
+        for earlier in range(number - 1, self.sections[number] - 1, -1):
             asserted = [
                 name
                 for start, name in self.models[earlier]
@@ -643,7 +674,7 @@ class Reading:
             # itself" after a sentence about Trainium3), or on both ("It ran all three models
             # on both")
             both = BOTH.search(text)
-            for earlier in range(number - 1, -1, -1):
+            for earlier in range(number - 1, self.sections[number] - 1, -1):
                 if self.mentions[earlier]:
                     if both:
                         return any(m.ours for m in self.mentions[earlier])
@@ -704,7 +735,7 @@ class Reading:
         before = [kind for where, kind in found if where < at and not _bare(sentence, where)]
         if before:
             return before[0]
-        for earlier in range(number - 1, -1, -1):
+        for earlier in range(number - 1, self.sections[number] - 1, -1):
             text = self.analysed[earlier][0].text
             named = [k for where, k in self._named_parties(text) if not _bare(text, where)]
             if named:
@@ -726,6 +757,7 @@ class Reading:
                 if kind == "owner" and (
                     self._names_product(masked, m.start(), m.end())
                     or OWNERS_FIGURE.match(masked, m.end())
+                    or OWNERS_WORK.match(masked, m.end())
                     or SUPPLIER.match(masked, m.end())
                     or LENT_BY.search(masked, max(0, m.start() - 60), m.start())
                     or OBJECT_MARK.search(masked, max(0, m.start() - 4), m.start())
@@ -757,7 +789,11 @@ class Reading:
         "SemiAnalysis measured", and a firm the item introduced, named again ("Brightline
         Systems, which benchmarks…" then "Brightline ran the workload"). Not the owner, nor a
         device or a model, nor a name a party word already covers."""
-        spots = [(m.start("name"), m.group("name")) for m in NAMED_RUNNER.finditer(text)]
+        spots = [
+            (m.start("name"), m.group("name"))
+            for pattern in (NAMED_RUNNER, SAID_RUNNER)
+            for m in pattern.finditer(text)
+        ]
         if self.firms is not None:
             spots += [(m.start(), m.group(0)) for m in self.firms.finditer(text)]
         out = []
@@ -949,6 +985,8 @@ class Reading:
                     quantity = replace(
                         quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
                     )
+                if not isinstance(quantity, Quantity) and -quantity[0] - 1 in respective:
+                    quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
                 if not isinstance(quantity, Quantity):
                     if last is None or number - last[0] > 3:
                         continue
@@ -1021,12 +1059,14 @@ class Reading:
         owner = self.subject.owner
         return bool(QUOTED.search(lead) or (owner is not None and _owners_word(owner).search(lead)))
 
-    def _respectively(self, number: int) -> dict[int, str]:
-        """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i."""
+    def _respectively(self, number: int) -> dict[int, str | Quantity]:
+        """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i. Bare numbers
+        listed before the last figure share its unit ("1,392, 702 and 731 tokens per second");
+        they come back as Quantities keyed by where they start."""
         text = self.analysed[number][0].text
         cue = RESPECTIVELY.search(text)
         if not cue:
-            return {}
+            return self._for_models(number)
         sentence = self.analysed[number][0]
         span = next((p for p in sentence.spans if p.start <= cue.start() < p.end), None)
         begin, end = (span.start, span.end) if span else (0, len(text))
@@ -1036,9 +1076,40 @@ class Reading:
                 models.append(name)
         last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
         after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
+        if len(after) == 1 and len(models) > 1:
+            after = _shared_unit(text, last_model, after[0]) or after
         if len(models) < 2 or len(after) != len(models):
             return {}
-        return {q.start: model for q, model in zip(after, models, strict=True)}
+        out: dict[int, str | Quantity] = {
+            q.start: model for q, model in zip(after, models, strict=True)
+        }
+        out.update({-q.start - 1: q for q in after})  # the figures themselves, by -(start + 1)
+        return out
+
+    def _for_models(self, number: int) -> dict[int, str | Quantity]:
+        """ "1,401, 688 and 702 tokens per second for GPT-OSS 120B, DeepSeek R1 and Kimi K2.5":
+        a list of figures, then "for" and a list of as many models, figure i for model i."""
+        text = self.analysed[number][0].text
+        marks = [(start, name) for start, name in self.models[number] if name != OTHER_MODELS]
+        for q in quantities(text):
+            lead = FOR_MODELS.match(text, q.end)
+            if not lead or q.comparator:
+                continue
+            figures = _shared_unit(text, -1, q)
+            names, edge = [], lead.end()
+            for start, name in marks:
+                if start >= edge and LIST_JOINT.fullmatch(text, edge, start):
+                    names.append(name)
+                    model = next(m for m in self.subject.models if m.id == name)
+                    found = next(iter(model.names.finditer(text[start:])), None)
+                    edge = start + (found.end() if found else 1)
+            if len(figures) >= 2 and len(names) == len(figures):
+                out: dict[int, str | Quantity] = {
+                    f.start: n for f, n in zip(figures, names, strict=True)
+                }
+                out.update({-f.start - 1: f for f in figures})
+                return out
+        return {}
 
     def _metric(self, text: str, quantity: Quantity):
         """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
@@ -1173,6 +1244,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     names = {m.group("name") for m in FIRM_INTRO.finditer(text)}
     names |= {m.group("name") for m in FIRM_WORK.finditer(text)}
     names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
+    names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
     return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT))
 
 
@@ -1339,6 +1411,12 @@ QUOTED = re.compile(
 )
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
+# the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
+OWNERS_WORK = re.compile(
+    r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
+    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b",
+    re.I,
+)
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
 # the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
 LEFT_OUT_BEFORE = re.compile(
@@ -1392,6 +1470,16 @@ NAMED_RUNNER = re.compile(
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
     r"|repeated|replicated|reproduced)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
+)
+# a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
+FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
+LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
+LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
+SAID_RUNNER = re.compile(
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))"
+    r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
+    r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
 )
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
 FIRM_INTRO = re.compile(

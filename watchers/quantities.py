@@ -195,7 +195,7 @@ def _after_comparator(before: str) -> bool:
 
 # what follows a number that has a unit or a count of its own: not a bare figure
 BARE_UNIT = re.compile(
-    r"[a-zA-Z\u4e00-\u9fff%×]|\s*(?:%|x\b|×|倍)|\s+(?:gb|tb|mb|gw|mw|kw|w|nm|ms|s|pflops|tflops|models?"
+    r"[a-zA-Z\u4e00-\u9fff%×]|\s*(?:%|x\b|×|倍)|[\s-]+(?:gb|tb|mb|gw|mw|kw|w|nm|ms|s|pflops|tflops|models?"
     r"|users?|sessions?|nodes?|chips?|racks?|gpus?|boards?|tokens?|days?|weeks?|months?|years?"
     r"|input|output|in|out|prompts?|context)\b",
     re.I,
