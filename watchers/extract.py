@@ -1301,7 +1301,10 @@ def _bare(text: str, at: int) -> bool:
 def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队", or,
     once the owner has been named as a party before it, "公司已在自家实验室", "in its own lab")?
-    `owners`: where the sentence names the owner as a party (not "OpenAI's Jalapeño")."""
+    `owners`: where the sentence names the owner as a party (not "OpenAI's Jalapeño"). The
+    owner's customers and tenants are not the owner ("拿到 OpenAI 试用权的客户")."""
+    if CUSTOMER.match(text, at):
+        return False
     if OWN_WORD.search(text[max(0, at - 10) : at]) and any(o < at for o in owners):
         return True
     before = text[max(0, at - 28) : at]
@@ -1473,6 +1476,7 @@ NAMED_RUNNER = re.compile(
 )
 # a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
 FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
+CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
@@ -1550,7 +1554,7 @@ POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\
 PAIR_JOIN = re.compile(
     r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+)?"
     r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
-    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|the\s+)?",
+    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?",
     re.I,
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)

@@ -72,7 +72,7 @@ AFTER = [
 BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
-    ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+joule\b|每焦(?:耳)?", re.I)),
+    ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
     ("throughput-per-user", 1.0, re.compile(r"per[- ]user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个)?用户|单用户|单流|per stream", re.I)),
 ]  # fmt: skip
 PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
@@ -126,6 +126,7 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
                 Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
             )
             taken.append((match.start(), match.end()))
+    denominated: tuple[str, float, int] | None = None  # the last per-user or per-power unit
     for match in NUMBER.finditer(sentence):
         if any(s <= match.start() < e for s, e in taken):
             continue
@@ -133,12 +134,23 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
         if found is None:
             continue
         quantity, factor, end = found
+        if quantity == "throughput" and denominated and _carries(sentence, denominated[2], match):
+            quantity, factor = denominated[:2]  # "单用户…为 742 token/s，在 Kimi 上为 668 token/s"
+        if quantity.startswith("throughput-per"):
+            denominated = (quantity, factor, end)
         value = to_number(match.group("n"), match.group("m")) * factor
         out.append(
             Quantity(match.start(), end, round(value, 9), quantity, _comparator(sentence, match))
         )
     out.sort(key=lambda q: q.start)
     return tuple(out)
+
+
+def _carries(sentence: str, after: int, match: re.Match) -> bool:
+    """Does the denominator of a throughput ending at `after` still hold for the next one: the
+    same clause run ("…on R1 and 668 tok/s on Kimi"), no new measure named between?"""
+    between = sentence[after : match.start()]
+    return len(between) <= 40 and not NEW_MEASURE.search(between)
 
 
 def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
@@ -202,6 +214,11 @@ BARE_UNIT = re.compile(
 )
 
 
+NEW_MEASURE = re.compile(
+    r"[;；。]|\b(?:total|aggregate|overall|system|peak|throughput|per (?:kw|mw|watt|gpu|chip|rack))\b"
+    r"|总|整机|吞吐|峰值|每(?:千瓦|兆瓦|瓦|卡|颗)|\b(?:vs\.?|versus|against|than)\b|对比|相比|比",
+    re.I,
+)
 PAIRED = re.compile(r"\s*/\s*\d")
 PAIRED_BEFORE = re.compile(r"\d\s*[kK]?\s*/\s*$")
 
