@@ -82,6 +82,13 @@ WORKLOAD = [
         ),
         "i",
     ),
+    # "上下文最长到 64k", "contexts up to 128k": the longest input a run used
+    (
+        re.compile(
+            r"(?:上下文|context(?:s| length)?)[^，,。;；\d]{0,8}?(?P<i>\d+(?:\.\d+)?)\s*k\b", re.I
+        ),
+        "i",
+    ),
 ]
 WORKLOAD_KINDS = [
     ("long-context", re.compile(r"long[- ]context|long[- ]prompt|长上下文|长文本|长序列", re.I)),
@@ -791,7 +798,7 @@ class Reading:
         device or a model, nor a name a party word already covers."""
         spots = [
             (m.start("name"), m.group("name"))
-            for pattern in (NAMED_RUNNER, SAID_RUNNER)
+            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER)
             for m in pattern.finditer(text)
         ]
         if self.firms is not None:
@@ -1245,6 +1252,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     names |= {m.group("name") for m in FIRM_WORK.finditer(text)}
     names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
     names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
+    names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
     return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT))
 
 
@@ -1485,6 +1493,13 @@ SAID_RUNNER = re.compile(
     r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
 )
+# a name a run is done by: "Runs submitted and executed by Nimbus Cloud on its own cluster"
+BY_RUNNER = re.compile(
+    r"\b(?:ran|run|runs|executed|performed|conducted|carried out|measured|tested|benchmarked"
+    r"|re-?run|re-?tested|re-?measured)\s+(?:and\s+\w+\s+)?(?:independently\s+)?by\s+(?:the\s+)?"
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))",
+    re.I,
+)
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
 FIRM_INTRO = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
@@ -1566,8 +1581,11 @@ BOTH = re.compile(
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
 # "为对比系统的 1.5-1.9 倍": the device a ratio is taken against
 # names joined to a skipped comparator go with it ("against Nvidia's GB200 and GB300")
-JOINED = re.compile(r"\s*(?:,|、|/|and|or|和|与|及|以及)?\s*", re.I)
-RATIO_OF = re.compile(r"\s*(?:\S{0,4}?(?:系统|平台|芯片|方案|产品))?\s*的\s*\d")
+JOINED = re.compile(r"\s*(?:,|、|/|and|or|和|与|及|以及|[(（])?\s*", re.I)
+# "为对照系统（GB200/GB300）的 1.3 至 1.7 倍": the device the figure is a multiple of
+RATIO_OF = re.compile(
+    r"\s*(?:\S{0,4}?(?:系统|平台|芯片|方案|产品))?\s*(?:[(（][^()（）]{0,30}[)）])?\s*[)）]?\s*的\s*\d"
+)
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
 COMPARISON = re.compile(
     r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
