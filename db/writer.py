@@ -12,7 +12,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -204,6 +204,9 @@ class WriterSettings:
     channels: tuple[str, ...]
     failures_alert: int
     window: RemovalWindow = RemovalWindow()
+    # run in the transaction that queued alerts, before it commits: a cluster queues its
+    # delivery job there, so the job exists exactly when the alerts do (a transactional outbox)
+    on_alerts: Callable[[Session], None] | None = None
 
 
 class BookCache:
@@ -237,6 +240,7 @@ class Writer:
         self.sql: Sql | None = None
         self._states: dict[str, dict] = {}  # watcher rows as stored in this transaction
         self._pending: dict[str, dict] = {}  # watcher rows to write at the end of the batch
+        self._alerted = False  # this transaction queued alerts
 
     def __enter__(self) -> Writer:
         self.session = Session(self.engine)
@@ -249,6 +253,8 @@ class Writer:
         try:
             if exc_type is None:
                 self._write_pending()
+                if self._alerted and self.settings.on_alerts is not None:
+                    self.settings.on_alerts(self.session)
                 # read inside the transaction: after the commit it could count another
                 # process's rows this Book has not seen (and costs SQLite a second write lock)
                 version = book_version(self.session)
@@ -685,6 +691,7 @@ class Writer:
     # ------------------------------------------------------------ the outbox
 
     def _queue_alerts(self, obs_id: int, item_id: int, verdict: Verdict, now: datetime) -> None:
+        self._alerted = self._alerted or bool(self.settings.channels)
         for channel in self.settings.channels:
             self.session.add(
                 Alert(
@@ -709,6 +716,7 @@ class Writer:
                 "failures": state["consecutive_failures"],
             }
         )
+        self._alerted = self._alerted or bool(self.settings.channels)
         for channel in self.settings.channels:
             self.session.add(
                 Alert(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, col, select
 
@@ -30,6 +31,15 @@ DIGEST, MILESTONES = "claimwatch.digest", "claimwatch.milestones"
 # advisory lock keys (two int4s): the first says what is locked, the second which one
 SETUP, LEADER, HOST_SLOT = 0x436C0001, 0x436C0002, 0x436C0003
 STOP_GRACE = 30.0  # seconds running jobs get to finish on SIGTERM before they are released
+# one delivery job waiting and one running at most; it goes before waiting polls
+DELIVERY = {"queue": QUEUE, "queueing_lock": "deliver", "lock": "deliver", "priority": 10}
+# the delivery job, queued in the transaction that stores the alerts (Procrastinate's own insert,
+# with its unique "todo" queueing lock: a delivery already waiting will send these too)
+_DEFER_DELIVERY = text(
+    "INSERT INTO procrastinate_jobs (queue_name, task_name, priority, lock, queueing_lock, args)"
+    " VALUES (:queue, :task, :priority, :lock, :queueing_lock, CAST(:args AS jsonb))"
+    " ON CONFLICT (queueing_lock) WHERE status = 'todo' DO NOTHING"
+)
 
 
 def conninfo(settings: Settings) -> str:
@@ -80,6 +90,12 @@ def build_app(settings: Settings, *, role: str, pool_size: int = 4):
     ):
         app.task(name=name, queue=QUEUE, pass_context=True, retry=retry)(func)
     return app
+
+
+def defer_delivery(session: Session) -> None:
+    """Queue a delivery in the session's transaction: the job commits with the alerts it sends,
+    or not at all (a worker killed between the two loses neither)."""
+    session.execute(_DEFER_DELIVERY, {**DELIVERY, "task": DELIVER, "args": '{"timestamp": 0}'})
 
 
 def prepare(settings: Settings) -> Engine:

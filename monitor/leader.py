@@ -20,7 +20,6 @@ from sqlalchemy.engine import Engine
 from monitor import cluster
 from monitor.config import Settings
 from monitor.service import build_watchers, utcnow
-from monitor.worker import delivery_options
 
 log = logging.getLogger("claimwatch.scheduler")
 DELIVER_EVERY = 30  # seconds; a poll that found a change queues a delivery at once as well
@@ -77,7 +76,7 @@ class Scheduler:
 
     async def queue_periodic(self, now: datetime) -> None:
         stamp = int(now.timestamp())
-        await self._once(cluster.DELIVER, stamp - stamp % DELIVER_EVERY, **delivery_options())
+        await self._once(cluster.DELIVER, stamp - stamp % DELIVER_EVERY, **cluster.DELIVERY)
         await self._once(cluster.MILESTONES, stamp - stamp % MILESTONES_EVERY)
         hour, minute = (int(x) for x in self.settings.alerts.email.digest_at.split(":"))
         local = now.astimezone(self.settings.tz)

@@ -111,6 +111,7 @@ class Poller:
         fetcher: Fetcher | None = None,
         clock: Clock = utcnow,
         host_slot: HostSlot | None = None,
+        on_alerts: Callable[[Session], None] | None = None,
     ):
         self.settings = settings
         self.engine = engine
@@ -129,6 +130,7 @@ class Poller:
             window=RemovalWindow(
                 polls=settings.removal_polls, after=parse_duration(settings.removal_after)
             ),
+            on_alerts=on_alerts,
         )
         self._write_pool = ThreadPoolExecutor(1, thread_name_prefix="store")
 

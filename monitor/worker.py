@@ -158,12 +158,12 @@ class Runtime:
         self.settings = settings
         self.engine = engine
         self.slots = slots
-        self.poller = Poller(settings, engine, host_slot=slots)
+        self.poller = Poller(settings, engine, host_slot=slots, on_alerts=cluster.defer_delivery)
         accepts = {name: w.accept for name, w in self.poller.watchers.items()}
         self.groups = cluster.url_groups(settings, accepts)
         self.configs = {w.name: w for w in settings.watchers}
 
-    async def poll(self, app, lead: str) -> str:
+    async def poll(self, lead: str) -> str:
         names = self.groups.get(lead)
         if names is None:  # the configuration changed since the job was queued
             return f"{lead}: not the lead of any enabled watcher's group here; nothing polled"
@@ -171,8 +171,6 @@ class Runtime:
         if not cluster.group_due([self.configs[n] for n in names], states, utcnow()):
             return f"{lead}: polled already this interval"
         reports = await self.poller.apoll_many(names, respect_backoff=True)
-        if any(r.changes or r.error for r in reports):
-            await nudge_delivery(app)
         changes = sum(r.changes for r in reports)
         return f"{lead}: {len(reports)} polled, {changes} changes"
 
@@ -182,25 +180,12 @@ class Runtime:
         await self.slots.close()
 
 
-async def nudge_delivery(app) -> None:
-    """Queue a delivery now, unless one is waiting already."""
-    from procrastinate.exceptions import AlreadyEnqueued
-
-    with suppress(AlreadyEnqueued):
-        await app.configure_task(cluster.DELIVER, **delivery_options()).defer_async(timestamp=0)
-
-
-def delivery_options() -> dict:
-    # one delivery waiting and one running at most; it goes before waiting polls
-    return {"queue": cluster.QUEUE, "queueing_lock": "deliver", "lock": "deliver", "priority": 10}
-
-
 # ---------------------------------------------------------------- the tasks
 
 
 async def poll_task(context, watcher: str) -> str:
     runtime: Runtime = context.additional_context["runtime"]
-    return await runtime.poll(context.app, watcher)
+    return await runtime.poll(watcher)
 
 
 async def deliver_task(context, timestamp: int = 0) -> str:

@@ -320,3 +320,46 @@ def test_the_board_shows_the_cluster(pg_settings):
     scheduler_round(settings, engine)
     line = board_line(settings)
     assert line is not None and "0 workers alive" in line and "4 waiting" in line
+
+
+def _failing_poller(settings, engine, on_alerts):
+    from monitor.service import Poller
+
+    return Poller(settings, engine, on_alerts=on_alerts)
+
+
+def test_alerts_and_their_delivery_job_commit_together(cluster_db, server):
+    """The delivery job is queued in the transaction that stores the alerts: both or neither."""
+    from sqlmodel import Session, select
+
+    from db.models import Alert
+
+    server.expect_request("/down").respond_with_data("no", status=500)
+    settings = settings_for(
+        [page_watcher("x", server.url_for("/down"))], cluster_db, failures_alert=1
+    )
+    engine = cluster.prepare(settings)
+
+    def then_fail(session):
+        cluster.defer_delivery(session)
+        raise RuntimeError("the transaction dies after queueing the job")
+
+    poller = _failing_poller(settings, engine, then_fail)
+    with pytest.raises(RuntimeError):
+        poller.poll_many(["x"])
+    poller.close()
+    with Session(engine) as session:
+        assert session.exec(select(Alert)).all() == []
+    assert [task for task, _, _ in jobs(settings)] == []  # rolled back with the alerts
+
+    poller = _failing_poller(settings, engine, cluster.defer_delivery)
+    poller.poll_many(["x"])
+    poller.close()
+    with Session(engine) as session:
+        assert [a.kind for a in session.exec(select(Alert))] == ["health"]
+    assert jobs(settings) == [(cluster.DELIVER, None, "todo")]
+    # another transaction with alerts while that job waits adds none: the waiting one sends all
+    with Session(engine) as session, session.begin():
+        cluster.defer_delivery(session)
+    assert jobs(settings) == [(cluster.DELIVER, None, "todo")]
+    engine.dispose()
