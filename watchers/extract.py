@@ -1425,7 +1425,7 @@ MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", r
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
 OWNERS_WORK = re.compile(
     r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
-    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b",
+    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))",
     re.I,
 )
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
