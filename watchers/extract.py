@@ -525,11 +525,12 @@ class Reading:
             sentence, text, lowered = read.sentence, read.sentence.text, read.lowered
             if verbs.narrowed(lowered) is None:
                 continue  # no measuring word: nobody measures in this sentence
-            if spec and spec.spot_check and spec.spot_check.search(text, lowered=lowered):
-                continue
-            if not self._on_topic(number):
+            spots = self._spot_checks(number)
+            if spots is None or not self._on_topic(number):
                 continue
             for clause in sentence.clauses:
+                if any(clause.start <= at < clause.end for at in spots):
+                    continue  # "SemiAnalysis watched OpenAI run it": nobody independent ran it
                 found, at = self._measuring(number, clause)
                 if not found:
                     continue
@@ -550,6 +551,21 @@ class Reading:
         if who and self._left_out():
             return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
         return who, full, conditions
+
+    def _spot_checks(self, number: int) -> list[int] | None:
+        """Where sentence `number` speaks of a spot check or of watching others run it; None when
+        the whole sentence does, unless it sets a run of the party's own against it ("与 8 月只是
+        在现场见证不同，这一次…亲手跑了", "rather than watching")."""
+        spec = self.subject.measurement
+        read = self.analysed[number]
+        if not (spec and spec.spot_check):
+            return []
+        found = [
+            m.start() for m in spec.spot_check.finditer(read.sentence.text, lowered=read.lowered)
+        ]
+        if not found:
+            return []
+        return found if UNLIKE_BEFORE.search(read.sentence.text) else None
 
     def _left_out(self) -> bool:
         """Does the item say the subject was not part of the run?"""
@@ -1479,12 +1495,17 @@ NAMED_RUNNER = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
-    r"|repeated|replicated|reproduced)\b"
+    r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
 # a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
 FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
 CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
+# a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
+UNLIKE_BEFORE = re.compile(
+    r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
+    re.I,
+)
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
