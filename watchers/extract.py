@@ -420,6 +420,10 @@ class Reading:
                 return False
             if last.ours:
                 return True
+            if SEMICOLON.search(sentence.text, last.end, position):
+                # "Jalapeño 跑 R1 …，GB300 为 127 个；GPT-OSS 120B 的优势为 49.6 倍": a new
+                # stretch after a semicolon carries on the sentence's subject
+                return before[0].ours
             # another device named in an earlier clause; ours named later in this clause
             after = [m for m in self.mentions[number] if clause.start <= m.start < clause.end]
             return any(m.ours for m in after)
@@ -587,8 +591,11 @@ class Reading:
         """Who measures in this clause, at its first measuring word that has a party."""
         text = self.analysed[number][0].text
         lowered = self.analysed[number].lowered
-        for verb in self.rules.verbs.finditer(text, clause.start, clause.end, lowered=lowered):
+        # a measuring phrase starts in the clause and may run past it ("pushing A, B and C through")
+        for verb in self.rules.verbs.finditer(text, clause.start, len(text), lowered=lowered):
             at = verb.start()
+            if at >= clause.end:
+                break
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue
             found = (
@@ -1506,6 +1513,7 @@ UNLIKE_BEFORE = re.compile(
     r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
     re.I,
 )
+SEMICOLON = re.compile(r"[;；]")
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
@@ -1537,12 +1545,13 @@ FIRM_INTRO = re.compile(
 )
 # a name, one word or more, that owns a test: "Brightline's full Jalapeño replication"
 FIRM_WORK = re.compile(
-    r"(?P<name>(?-i:[A-Z][\w.&-]+(?:\s+[A-Z][\w.&-]+){0,3}))(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
+    r"(?P<name>(?-i:[A-Z][\w.&-]+(?:\s+(?:&\s+)?[A-Z][\w.&-]+){0,3}))(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|runs|test|tests|re-?test|replication|benchmark|measurements|study|evaluation)\b"
 )
 FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
-    r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper)\b"
+    r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"
+    r"|measurements|figures)\b|\s+is\s+(?:one of|a|an)\s+"
     r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"
     r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
 )
