@@ -235,11 +235,14 @@ def _shared_unit(text: str, after: int, last: Quantity) -> list[Quantity]:
 
 def _sections(analysed: list[Analysed]) -> list[int]:
     """For each sentence, where its story starts: a numbered list of stories (a newsletter's
-    "1.", "2.", "3.") starts a new one at each number, and nothing in one carries into the next."""
+    "1.", "2.", "3.") starts a new one at each number, a thread a new one at each reply
+    ("kv_cache_enjoyer: …"), and nothing in one carries into the next."""
     marks = [n for n, a in enumerate(analysed) if LIST_NUMBER.fullmatch(a.sentence.text)]
+    replies = [n for n, a in enumerate(analysed) if HANDLE.match(a.sentence.text)]
+    breaks = set(marks if len(marks) >= 2 else []) | set(replies if len(replies) >= 2 else [])
     out, start = [], 0
     for number in range(len(analysed)):
-        if len(marks) >= 2 and number in marks:
+        if number in breaks:
             start = number
         out.append(start)
     return out
@@ -550,11 +553,33 @@ class Reading:
                         for n in (number - 1, number, number + 1)
                         if 0 <= n < len(self.analysed)
                     )
+        if who:
+            for number in self._answers():  # "Q: What did you run? A: All three models, …"
+                named |= {name for _, name in self.models[number]}
+                full = full or bool(
+                    spec and spec.full_cues and self._says_full(spec.full_cues, number)
+                )
         if self._tracked and self._tracked <= named:
             full = True  # every model the claims track was run
         if who and self._left_out():
             return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
         return who, full, conditions
+
+    def _answers(self) -> list[int]:
+        """The sentences that answer a question about the run ("What did you run?", "测了哪些
+        模型？"): the one after it, when it is no question itself."""
+        out = []
+        for number, read in enumerate(self.analysed[:-1]):
+            text = read.sentence.text
+            if "?" not in text or self.rules.verbs.narrowed(read.lowered) is None:
+                continue
+            asks = any(
+                self.asserted(number, m.start()) == "question"
+                for m in self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered)
+            )
+            if asks and "question" not in {s.category for s in self.analysed[number + 1].scopes}:
+                out.append(number + 1)
+        return out
 
     def _spot_checks(self, number: int) -> list[int] | None:
         """Where sentence `number` speaks of a spot check or of watching others run it; None when
@@ -1497,12 +1522,13 @@ TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 # (a name of two words or more, or one with a capital inside: "Halden Labs", "SemiAnalysis";
 # never a pronoun or a line's label such as "Silicon tested:")
 NAMED_RUNNER = re.compile(
-    r"(?:^|[,;—]\s*|\b(?:and|that|as|after|when|where)\s+)"
+    r"(?:^|[,;:—]\s*|\b(?:and|that|as|after|when|where)\s+)"
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
-    r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run)\b"
+    r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run"
+    r"|clocks|measures|re-?tests|re-?runs|re-?measures)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
 # a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
@@ -1514,6 +1540,8 @@ UNLIKE_BEFORE = re.compile(
     re.I,
 )
 SEMICOLON = re.compile(r"[;；]")
+# a forum reply's handle: "kv_cache_enjoyer: …", "gpu_poor: …" (lower case, no spaces)
+HANDLE = re.compile(r"(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s")
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
@@ -1567,7 +1595,8 @@ OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI"
 LENT_BY = re.compile(
-    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$",
+    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    r"|\b(?:loaner|loaned|borrowed|on loan|lent)\b[^.;]{0,40}\bfrom\s+$",
     re.I,
 )
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"

@@ -139,9 +139,12 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
         if quantity.startswith("throughput-per"):
             denominated = (quantity, factor, end)
         value = to_number(match.group("n"), match.group("m")) * factor
-        out.append(
-            Quantity(match.start(), end, round(value, 9), quantity, _comparator(sentence, match))
+        # the other side of a comparison, or a difference ("38 tok/s slower than OpenAI's 700"):
+        # not a reading either way
+        aside = _comparator(sentence, match) or (
+            quantity in ABSOLUTE and _difference(sentence, match.start(), end)
         )
+        out.append(Quantity(match.start(), end, round(value, 9), quantity, aside))
     out.sort(key=lambda q: q.start)
     return tuple(out)
 
@@ -201,6 +204,15 @@ def _comparator(sentence: str, match: re.Match) -> bool:
     return bool(re.search(r"\d[\d,.]*\s*(?:万|k|m)?\s*(?:vs\.?|versus|对|比)\s*$", before, re.I))
 
 
+def _difference(sentence: str, start: int, end: int) -> bool:
+    """Is the figure a difference from another ("38 tokens/s slower per user than OpenAI's 700",
+    "比官方的 1.56 秒短了 0.05 秒")?"""
+    return bool(
+        DIFFERENCE_AFTER.match(sentence, end)
+        or DIFFERENCE_BEFORE.search(sentence, max(0, start - 40), start)
+    )
+
+
 def _after_comparator(before: str) -> bool:
     return bool(COMPARATOR_BEFORE.search(before[-20:]) or BOUND_BEFORE.search(before[-20:]))
 
@@ -214,6 +226,22 @@ BARE_UNIT = re.compile(
 )
 
 
+# quantities a difference can be said in (a ratio or a percentage "better than A0" is a reading)
+ABSOLUTE = frozenset(
+    {"throughput", "throughput-per-user", "throughput-per-power", "time", "power", "compute"}
+)
+DIFFERENCE_AFTER = re.compile(
+    r"\s*(?:(?:per|a|for each|for a single)\s+user\s+)?(?:"
+    r"(?:slower|faster|quicker|less|more|fewer|lower|higher|shorter|longer|better|worse)\b"
+    r"(?:\s+[\w-]+){0,3}?\s+than\b"
+    r"|(?:below|above|short of|shy of|under|over|behind|ahead of)\s+(?:the\s+)?[\w-]+(?:'s|’s)\s"
+    r"|(?:below|above|short of|shy of|under|over)\s+(?:the\s+)?(?:published|official|claimed"
+    r"|reported|baseline|august)\b)",
+    re.I,
+)
+DIFFERENCE_BEFORE = re.compile(
+    r"比[^，,。；;]{0,30}?(?:短|快|慢|低|高|少|多|长|差|小|大)(?:了|出)?\s*(?:约|大约|近|将近|仅)?\s*$"
+)
 NEW_MEASURE = re.compile(
     r"[;；。]|\b(?:total|aggregate|overall|system|peak|throughput|per (?:kw|mw|watt|gpu|chip|rack))\b"
     r"|总|整机|吞吐|峰值|每(?:千瓦|兆瓦|瓦|卡|颗)|\b(?:vs\.?|versus|against|than)\b|对比|相比|比",

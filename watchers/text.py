@@ -148,7 +148,12 @@ def _caption_unit(text: str, start: int, end: int) -> re.Match | None:
     ("Units: tokens/s per kW.", "Throughput per kW, tokens/s:")."""
     before = text[max(0, start - 400) : start].rstrip().rpartition("\n")[2]
     after = text[end : end + 400].lstrip().partition("\n")[0]
-    return ROW_UNIT.search(after) or ROW_UNIT.search(before)
+    for line in (after, before):
+        if len(line) <= 60 or CAPTION.match(line):  # a caption, not the next paragraph
+            found = ROW_UNIT.search(line)
+            if found:
+                return found
+    return None
 
 
 def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str:
@@ -174,6 +179,7 @@ def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str
     return "\n".join(out)
 
 
+CAPTION = re.compile(r"\W*(?:units?|all figures|figures|numbers|values|单位|注)\b", re.I)
 FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
