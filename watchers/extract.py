@@ -312,6 +312,7 @@ class Reading:
     ran: dict = field(default_factory=dict)  # workloads the item's measured figures were run at
     ran_models: set = field(default_factory=set)  # models the item's measured figures are of
     ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
+    _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -545,7 +546,12 @@ class Reading:
                 conditions = _merge(conditions, self.conditions_in(text, number))
                 if "negated" not in statuses(read.scopes, clause.start, clause.end):
                     # a row whose measured cell says "未测", "not run" names a model not run
-                    named |= {name for _, name in self.models[number]}
+                    # (not those of a clause that is a plan: "R1 和 Kimi 的测试将于年内完成")
+                    named |= {
+                        name
+                        for at, name in self.models[number]
+                        if not self._clause_status(number, at) & (NOT_FACT | PLANNED)
+                    }
                 if spec and spec.full_cues:
                     # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
                     full = full or any(
@@ -564,6 +570,12 @@ class Reading:
         if who and self._left_out():
             return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
         return who, full, conditions
+
+    def _clause_status(self, number: int, at: int) -> set[str]:
+        """The categories that take any of the clause around `at` out of plain assertion."""
+        read = self.analysed[number]
+        clause = read.sentence.clause_at(at)
+        return statuses(read.scopes, clause.start, clause.end)
 
     def _answers(self) -> list[int]:
         """The sentences that answer a question about the run ("What did you run?", "测了哪些
@@ -941,8 +953,10 @@ class Reading:
         """Stated as fact and not as a plan: "it will try 128k-token inputs next" ran no 128k."""
         return number is None or self.asserted(number, at) not in NOT_FACT | PLANNED
 
-    def conditions_in(self, text: str, number: int | None = None) -> dict:
-        """The conditions a sentence states (`number` given: only those it asserts)."""
+    def conditions_in(self, text: str, number: int | None = None, at: int | None = None) -> dict:
+        """The conditions a sentence states (`number` given: only those it asserts). A condition
+        said two ways is not known, unless `at` (a figure's place) is given: then the one said
+        nearest before it holds ("B0 上的首个结果：812 tokens/s，A0 在 8 月是 694")."""
         stated: dict = {}
         for pattern, kind in WORKLOAD:
             match = pattern.search(text)
@@ -961,20 +975,38 @@ class Reading:
             kinds.add("long-context")
         if kinds:
             stated["workload"] = tuple(sorted(kinds))
+        for name, hits in self._condition_hits(text, number).items():
+            if len(hits) == 1:
+                stated[name] = next(iter(hits))
+            elif hits and at is not None:
+                before = [(end, value) for value, ends in hits.items() for end in ends if end <= at]
+                if before:
+                    stated[name] = max(before, key=lambda hit: hit[0])[1]
+        return stated
+
+    def _condition_hits(self, text: str, number: int | None) -> dict[str, dict]:
+        """For each condition the sentence states: value -> where each saying of it ends."""
+        key = (text, number)
+        cached = self._hits.get(key)
+        if cached is not None:
+            return cached
+        out = {}
         for name, values in self.subject.conditions.items():
-            hits = [
-                value
-                for value, pattern in values
-                if any(
-                    self._stated(number, m.start())
+            hits = {
+                value: [
+                    m.end()
+                    for m in pattern.finditer(text)
+                    if self._stated(number, m.start())
                     and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
-                    for m in pattern.finditer(text)
-                )
-            ]
-            if len(hits) == 1:
-                stated[name] = hits[0]
-        return stated
+                ]
+                for value, pattern in values
+            }
+            hits = {value: ends for value, ends in hits.items() if ends}
+            if hits:
+                out[name] = hits
+        self._hits[key] = out
+        return out
 
     # ------------------------------------------------------------ candidates
 
@@ -1061,16 +1093,17 @@ class Reading:
                     continue
                 metric = self._held_over(number, quantity, metric)
                 last = (number, quantity, metric)
-                if stated is None:
-                    stated = self.conditions_in(sentence.text, number)
+                stated = self.conditions_in(sentence.text, number, at=quantity.start)
                 conditions = {**self.measurement[2], **stated}
                 model = respective.get(quantity.start) or self.model_at(
                     number, quantity.start, quantity.end
                 )
                 measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
-                if measured and who and "workload" in stated:
-                    # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s"
-                    self.ran = _merge(self.ran, {"workload": stated["workload"]})
+                keys = RAN_KEYS & stated.keys() if who and not metric.disclosure else ()
+                if measured and keys:
+                    # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
+                    # "B0 上的首个结果：812 tokens/s" (a stated rating or yield is no run)
+                    self.ran = _merge(self.ran, {k: stated[k] for k in keys})
                 if measured and metric.run and stated and self._says_run(number):
                     self.ran = _merge(self.ran, stated)  # "B0 measures 31% more per watt"
                     self.ran_itself = True
@@ -1146,6 +1179,8 @@ class Reading:
         a list of figures, then "for" and a list of as many models, figure i for model i."""
         text = self.analysed[number][0].text
         marks = [(start, name) for start, name in self.models[number] if name != OTHER_MODELS]
+        if len(marks) < 2:
+            return {}
         for q in quantities(text):
             lead = FOR_MODELS.match(text, q.end)
             if not lead or q.comparator:
@@ -1313,7 +1348,8 @@ def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
 def _compared_before(text: str, at: int) -> bool:
     """Is the name at `at` the other side of a comparison ("over GB200", "against the same
     Nvidia", "1.4x the Nvidia systems", "对比英伟达")?"""
-    return bool(COMPARED_WITH.search(text[max(0, at - 32) : at]))
+    window = text[max(0, at - 32) : at]
+    return bool(COMPARED_WITH.search(window) or COMPARED_ZH.search(window))
 
 
 def _row_label(text: str) -> tuple[str, float] | None:
@@ -1330,10 +1366,14 @@ def _matches(signal: Signal, part: str):
         if match:
             yield [(match.start(), match.end())]
     if signal.terms:
-        found = [term.search(part) for term in signal.terms]
-        if all(found):
-            # each term's own words must be asserted; a cue between them touches neither
-            yield [(match.start(), match.end()) for match in found]
+        found = []
+        for term in signal.terms:
+            match = term.search(part)
+            if match is None:
+                return
+            found.append(match)
+        # each term's own words must be asserted; a cue between them touches neither
+        yield [(match.start(), match.end()) for match in found]
 
 
 @cache
@@ -1539,6 +1579,9 @@ UNLIKE_BEFORE = re.compile(
     r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
     re.I,
 )
+# "比跑出 8 月成绩的 A0 高 31%": what follows 比 and its description is the other side
+COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{0,16}的\s*$")
+RAN_KEYS = frozenset({"workload", "silicon", "mtp"})  # what a measured figure says its run was
 SEMICOLON = re.compile(r"[;；]")
 # a forum reply's handle: "kv_cache_enjoyer: …", "gpu_poor: …" (lower case, no spaces)
 HANDLE = re.compile(r"(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s")
@@ -1553,7 +1596,8 @@ SAID_RUNNER = re.compile(
 # a name a run is done by: "Runs submitted and executed by Nimbus Cloud on its own cluster"
 BY_RUNNER = re.compile(
     r"\b(?:ran|run|runs|executed|performed|conducted|carried out|measured|tested|benchmarked"
-    r"|re-?run|re-?tested|re-?measured)\s+(?:and\s+\w+\s+)?(?:independently\s+)?by\s+(?:the\s+)?"
+    r"|re-?run|re-?tested|re-?measured|audit|study|evaluation|re-?test|replication)"
+    r"\s+(?:and\s+\w+\s+)?(?:independently\s+)?by\s+(?:the\s+)?"
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))",
     re.I,
 )
