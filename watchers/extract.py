@@ -24,7 +24,14 @@ from watchers.context import (
     title_scopes,
     under_headings,
 )
-from watchers.quantities import UNITS, Quantity, bare_numbers, heading_denominator, quantities
+from watchers.quantities import (
+    NEW_MEASURE,
+    UNITS,
+    Quantity,
+    bare_numbers,
+    heading_denominator,
+    quantities,
+)
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.text import Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, ClaimRef, Rules, Signal, Subject
@@ -1065,7 +1072,9 @@ class Reading:
             respective = self._respectively(number)
             bare = bare_numbers(sentence.text)
             found = sorted([*quantities(sentence.text), *bare], key=_start)
-            heading = self._heading(number) or _row_label(sentence.text)
+            heading = (
+                self._heading(number) or _row_label(sentence.text) or self._said_before(number)
+            )
             for quantity in found:
                 if heading and isinstance(quantity, Quantity) and quantity.quantity == "throughput":
                     # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
@@ -1124,6 +1133,22 @@ class Reading:
                 text, 0, len(text), lowered=self.analysed[number].lowered
             )
         )
+
+    def _said_before(self, number: int) -> tuple[str, float] | None:
+        """The denominator the sentence before gave its throughput, for a bare one in this sentence
+        that names no measure of its own ("单用户速度为 614 tokens/s，数字有误。该负责人给出的
+        实测值为 641 tokens/s")."""
+        if number == 0 or "/s" not in self.analysed[number].lowered:
+            return None
+        before = self.analysed[number - 1].sentence.text
+        if not any(q.quantity.startswith("throughput-per") for q in quantities(before)):
+            return None
+        text = self.analysed[number].sentence.text.rstrip("。.!！?？ ")
+        if NEW_MEASURE.search(text) or any(
+            m.cues and m.cues.search(text) for m in self.subject.metrics
+        ):
+            return None
+        return heading_denominator(before)
 
     def _heading(self, number: int) -> tuple[str, float] | None:
         """The denominator of the nearest line before that leads a list (it ends with a colon),
@@ -1409,6 +1434,10 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
         return False
     match = found[-1]
     between = before[match.end() :]
+    if SUPPLIER.match(between):
+        return (
+            False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, the party is not its own
+        )
     return bool(
         re.fullmatch(
             r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
@@ -1513,7 +1542,8 @@ MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", r
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
 OWNERS_WORK = re.compile(
     r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
-    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))",
+    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
+    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准)",
     re.I,
 )
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
@@ -1651,7 +1681,8 @@ SUPPLIER = re.compile(
 )
 # party words that name nobody by themselves, and what may stand before them then
 BARE_PARTY = re.compile(
-    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员",
+    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员"
+    r"|负责人",
     re.I,
 )
 NAMED_AFTER = re.compile(r"\s+(?:at|from|of|in|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
