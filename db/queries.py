@@ -457,3 +457,9 @@ def activity(*, session: Session, since: datetime) -> dict:
         )
     ).one()
     return {"states": watchers(session=session), "alerts_sent": int(sent)}
+
+
+def outbox_waiting(*, session: Session) -> bool:
+    """Is any alert waiting to be sent (or being sent)? When none is, delivery has nothing to do."""
+    query = select(Alert.id).where(col(Alert.status).in_(("pending", "sending"))).limit(1)
+    return session.exec(query).first() is not None

@@ -357,7 +357,8 @@ def poll(app: App, names, verbose):
     click.echo(render.poll_table(reports, urls))
     line, any_failed = render.poll_line(reports)
     click.echo(f"\n{line}")
-    _deliver_due(app)
+    if _outbox_waiting(app):  # the channels (and their HTTP and SMTP clients) load only then
+        _deliver_due(app)
     if any_failed:
         sys.exit(1)
 
@@ -698,6 +699,15 @@ def _cluster_logging(verbose: bool) -> None:
     _logging(logging.INFO)
     if not verbose:  # a line per job is too much by default
         logging.getLogger("procrastinate").setLevel(logging.WARNING)
+
+
+def _outbox_waiting(app: App) -> bool:
+    from sqlmodel import Session
+
+    from db.queries import outbox_waiting
+
+    with Session(app.engine) as session:
+        return outbox_waiting(session=session)
 
 
 def _deliver_due(app: App, *, ignore_schedule: bool = False):

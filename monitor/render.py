@@ -155,20 +155,46 @@ def table(
 ) -> str:
     """A table that fits `width` columns: the columns named in `wrap` shrink and wrap at words
     first, the others only when that is not enough. Cells are plain text, never markup."""
+    cells = [[plain(cell).replace("\t", " ") for cell in row] for row in rows]
+    simple = all(h.isascii() for h in headers) and all(c.isascii() for row in cells for c in row)
+    if simple:
+        measure = len  # one column a character: no need for rich to measure
+    else:
+        from rich.cells import cell_len as measure
+    natural = [
+        max([measure(h)] + [measure(row[i]) for row in cells]) for i, h in enumerate(headers)
+    ]
+    floors = [min(n, max(12, measure(h))) for n, h in zip(natural, headers, strict=True)]
+    room = (width or terminal_width()) - GAP * (len(headers) - 1)
+    widths = fit_widths(natural, [h in wrap for h in headers], room, floors)
+    if simple and widths == natural:
+        return _plain_table(headers, cells, widths)  # nothing wraps: the same lines, at once
+    return _rich_table(headers, cells, widths, wrap)
+
+
+GAP = 3  # between columns: a padding space, the rule's column, a padding space
+
+
+def _plain_table(headers: list[str], cells: list[list[str]], widths: list[int]) -> str:
+    """What rich draws for a table whose cells all fit, for ASCII cells: a long poll's table is
+    thousands of rows, and rich takes a millisecond a row."""
+    sep = " " * GAP
+
+    def line(row: list[str]) -> str:
+        return sep.join(cell.ljust(size) for cell, size in zip(row, widths, strict=True)).rstrip()
+
+    out = [line(headers), "─" * (sum(widths) + GAP * (len(widths) - 1))]
+    out += [line(row) for row in cells]
+    return "\n".join(text for text in out if text.strip())
+
+
+def _rich_table(headers: list[str], cells: list[list[str]], widths: list[int], wrap) -> str:
     from rich import box
-    from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    cells = [[plain(cell).replace("\t", " ") for cell in row] for row in rows]
-    natural = [
-        max([cell_len(h)] + [cell_len(row[i]) for row in cells]) for i, h in enumerate(headers)
-    ]
-    gap = 3  # a padding space, the rule's column, a padding space
-    floors = [min(n, max(12, cell_len(h))) for n, h in zip(natural, headers, strict=True)]
-    room = (width or terminal_width()) - gap * (len(headers) - 1)
-    widths = fit_widths(natural, [h in wrap for h in headers], room, floors)
+    gap = GAP
     grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     for header, size in zip(headers, widths, strict=True):
         grid.add_column(header, width=size, overflow="fold", no_wrap=header not in wrap)

@@ -119,10 +119,9 @@ class Poller:
         self.clock = clock
         self.watchers = build_watchers(settings)
         self.channels = enabled_channels(settings)
-        try:
-            self.rules = rules(signal_files(settings))
-        except ValueError as exc:
-            raise ConfigError(f"{settings.source}: extra_signals: {exc}") from None
+        self._rules = None
+        if settings.extra_signals:
+            _ = self.rules  # the user's own signal files are checked now, not at the first news
         self.cache = BookCache()
         self.writer_settings = WriterSettings(
             channels=tuple(self.channels),
@@ -133,6 +132,16 @@ class Poller:
             on_alerts=on_alerts,
         )
         self._write_pool = ThreadPoolExecutor(1, thread_name_prefix="store")
+
+    @property
+    def rules(self):
+        """The signal tables, read when first needed: a round of 304s never needs them."""
+        if self._rules is None:
+            try:
+                self._rules = rules(signal_files(self.settings))
+            except ValueError as exc:
+                raise ConfigError(f"{self.settings.source}: extra_signals: {exc}") from None
+        return self._rules
 
     def close(self) -> None:
         self._write_pool.shutdown(wait=True)

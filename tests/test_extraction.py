@@ -7,7 +7,7 @@ import pytest
 
 from db.ledger import load_ledger
 from watchers.base import ParsedItem
-from watchers.extract import extract_item, is_relevant
+from watchers.extract import extract_item, is_relevant, rules
 
 DATA = Path(__file__).parent / "data"
 
@@ -232,3 +232,38 @@ def test_a_metric_column_gives_its_unit_to_the_rows_bare_figures():
     assert normalise(table).strip() == (
         "Kimi K2.5: metric tok/s/kW (peak); Jalapeño 17.2k tok/s/kW; GB300 11.9k tok/s/kW."
     )
+
+
+def test_the_quick_test_passes_over_only_items_about_no_subject():
+    """The test on raw text before normalising never drops an item a subject is relevant to."""
+    from watchers.corpus import load
+    from watchers.text import normalise
+
+    table = rules()
+    root = Path(__file__).parent.parent
+    texts = [
+        (i.item.title, i.item.text)
+        for path in sorted((root / "tests" / "corpus").glob("*.toml"))
+        for i in load(path, root)
+    ]
+    texts += [(c["title"], c.get("text", "")) for c in CASES]
+    texts += [
+        ("ＪＡＬＡＰＥÑＯ ＯｐｅｎＡＩ 芯片", ""),
+        ("OpenAI\u00a0B0  part", ""),
+        ("Rubin ships", ""),
+    ]
+    texts += [
+        (f"{firm} ships version 4.{n} of its {product}", "Faster builds, lower prices.")
+        for n, (firm, product) in enumerate(
+            [("Cobalt Cloud", "database"), ("Ember Networks", "edge router"), ("某公司", "数据库")]
+            * 4
+        )
+    ]
+    passed_over = 0
+    for title, text in texts:
+        if table.may_concern(f"{title}\n{text}"):
+            continue
+        passed_over += 1
+        whole = f"{normalise(title)}.\n{normalise(text)}"
+        assert not any(s.relevant(whole) for s in table.subjects), title
+    assert passed_over >= 12  # the test does pass over the items about something else

@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from monitor import charts, render
 from monitor.health import counts_line, reason, state_word
@@ -108,6 +110,25 @@ def test_table_fits_the_width_and_keeps_cjk_columns():
     assert max(cell_len(line) for line in out.splitlines()) <= 70
     assert "refused)" in out.replace("\n", " ") or "refused" in out
     assert "jalapeno.tokens-per-kw.kimi-k2.5" in out  # ids are not cut while others can wrap
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=14),
+            min_size=3,
+            max_size=3,
+        ),
+        max_size=8,
+    )
+)
+def test_a_table_that_fits_draws_the_same_lines_without_rich(rows):
+    headers = ["watcher", "outcome", "reason"]
+    drawn = render.table(headers, rows, width=200)
+    cells = [[render.plain(c).replace("\t", " ") for c in row] for row in rows]
+    natural = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
+    assert drawn == render._rich_table(headers, cells, natural, ("reason",))
 
 
 def test_tables_show_no_markup_or_escapes():

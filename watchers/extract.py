@@ -173,6 +173,8 @@ def extract_item(
 ) -> list[Candidate]:
     """Candidates the item gives, at most one per claim and key."""
     r = rules_ or rules()
+    if not r.may_concern(f"{item.title}\n{item.text}"):
+        return []  # most of a feed names no subject at all: nothing is normalised or read
     title, body = normalise(item.title), normalise(item.text)
     text = f"{title}.\n{body}" if title and body else title or body
     about = [subject for subject in r.subjects if subject.relevant(text)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -146,6 +147,22 @@ class Subject:
             return True
         return self.owned_words(text)
 
+    def may_be_named(self, lowered: str) -> bool:
+        """A quick test on an item's raw text (NFKC, lower-cased) before it is normalised: False
+        only when no way of naming the subject can be there (none of the literal words each
+        pattern needs); True when it may be, or when the patterns have no such words."""
+        if self.names is None:
+            return True
+        for pattern in (self.names, self.direct):
+            words = _needles_of(pattern)
+            if words is None or _found(words, lowered):
+                return True
+        for pattern in (self.with_owner, self.owner):  # both must be there
+            words = _needles_of(pattern)
+            if words is not None and not _found(words, lowered):
+                return False
+        return self.with_owner is not None and self.owner is not None
+
     def owned_words(self, text: str) -> bool:
         """Does the item name the subject by words that need its owner named too?"""
         return bool(
@@ -163,6 +180,24 @@ class Subject:
         return self.context is None or bool(self.context.search(text))
 
 
+WHITESPACE = re.compile(r"\s+")
+
+
+def _needles_of(pattern) -> frozenset[str] | None:
+    """The words one of which any match of `pattern` holds; empty for no pattern; None when some
+    part has none, or a word with a space (normalising adds spaces between scripts)."""
+    if pattern is None:
+        return frozenset()
+    union = getattr(pattern, "union", None)
+    if union is None or any(w != w.strip() or (" " in w and not w.isascii()) for w in union):
+        return None
+    return union
+
+
+def _found(words: frozenset[str], lowered: str) -> bool:
+    return any(word in lowered for word in words)
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every subject's vocabulary, and the generic measurement cues."""
@@ -176,6 +211,11 @@ class Rules:
     @property
     def signals(self) -> tuple[Signal, ...]:
         return tuple(s for subject in self.subjects for s in subject.signals)
+
+    def may_concern(self, raw: str) -> bool:
+        """Could an item with this raw text be about any subject (see Subject.may_be_named)?"""
+        lowered = WHITESPACE.sub(" ", unicodedata.normalize("NFKC", raw).lower())
+        return any(subject.may_be_named(lowered) for subject in self.subjects)
 
 
 def _signal(raw: dict, where: str) -> Signal:
