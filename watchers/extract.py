@@ -1026,8 +1026,22 @@ class Reading:
         return out
 
     def _signals(self):
+        vocabulary = _signal_words(self.subject)
+        # the signals' words each sentence holds, found once: a signal none of whose words a
+        # sentence holds is passed over with a set operation, not a search
+        present = [
+            None if vocabulary is None else {w for w in vocabulary if w in a.lowered}
+            for a in self.analysed
+        ]
         for signal in self.subject.signals:
+            words = signal.quick.union if signal.quick is not None else None
             for number, sentence in enumerate(a.sentence for a in self.analysed):
+                if (
+                    words is not None
+                    and present[number] is not None
+                    and words.isdisjoint(present[number])
+                ):
+                    continue
                 candidate = self._fire(signal, number, sentence)
                 if candidate:
                     yield from candidate
@@ -1352,6 +1366,20 @@ class Reading:
             if verb and self.asserted(number, verb.start()) is None:
                 return sentence.text
         return self.analysed[0][0].text if self.analysed else ""
+
+
+_WORDS: dict[int, tuple] = {}
+
+
+def _signal_words(subject: Subject) -> frozenset[str] | None:
+    """Every literal word the subject's signals need (None when some signal has none)."""
+    held = _WORDS.get(id(subject))
+    if held is not None and held[0] is subject:
+        return held[1]
+    unions = [s.quick.union if s.quick is not None else None for s in subject.signals]
+    words = None if None in unions else frozenset().union(*unions)
+    _WORDS[id(subject)] = (subject, words)
+    return words
 
 
 @lru_cache(maxsize=1024)
