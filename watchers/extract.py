@@ -785,6 +785,10 @@ class Reading:
             and OWN_PLACE.search(masked, max(0, after[0][0] - 20), after[0][0])
         ):
             agent = after[0][1]  # "SemiAnalysis has finished running Jalapeño in its own lab"
+        if agent is None:
+            said = ATTRIBUTION.search(masked)
+            if said:  # wire copy: "… measured output speed … to 1,612, OpenAI said on its blog"
+                agent = next((kind for at_, kind in parties if at_ >= said.start()), None)
         if agent == "owner":
             new = self.rules.new_run.search(masked) or self._beyond_claims(sentence)
             return "owner" if new else ""
@@ -1760,6 +1764,12 @@ ANAPHOR = re.compile(
     r"\b(?:the|this) (?:chip|part|accelerator|asic)\b"
     r"(?!\s*(?:industry|market|makers?|team|war|shortage|business|sector|stocks?|supply|design(?:ers?)?))"
     r"|(?:该|这颗|这款|这枚|此)芯片",
+    re.I,
+)
+# who a sentence is attributed to, at its end: ", OpenAI said on its engineering blog."
+ATTRIBUTION = re.compile(
+    r",\s*(?:according to\s+[^,;]{1,60}|[^,;]{1,40}?\s(?:said|says|reported|wrote|added|announced)"
+    r"(?:\s+(?:on|in)\s+[^,;]{1,40})?)\s*[.。]?\s*$",
     re.I,
 )
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
