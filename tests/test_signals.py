@@ -78,6 +78,7 @@ def test_the_second_ledger_fires_through_a_poll(server, make_settings):
         ("ridge", 0.99, 0.97),
         ("quay", 0.99, 0.98),
         ("tern", 0.99, 0.97),
+        ("vale", 0.99, 0.97),
     ],
 )
 def test_the_labelled_corpus_holds(name, precision, recall):
