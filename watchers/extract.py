@@ -688,7 +688,12 @@ class Reading:
                 spans += [(m.start(), m.end(), ours) for m in pattern.finditer(text)]
         spans.sort()
         return any(
-            a[2] != b[2] and PAIR_JOIN.fullmatch(text[a[1] : b[0]])
+            a[2] != b[2]
+            and (
+                PAIR_JOIN.fullmatch(text[a[1] : b[0]])
+                # "Rubin 每兆瓦产出比他们手上的 Jalapeño 高出约 11%": compared, so both were run
+                or (b[0] - a[1] <= 40 and PAIR_COMPARED.search(text, a[1], b[0]))
+            )
             for a, b in zip(spans, spans[1:], strict=False)
         )
 
@@ -1395,13 +1400,18 @@ def firm_names(text: str) -> tuple[str, ...]:
     names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
     names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
     names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
-    return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT))
+    names |= {m.group("name") for m in ZH_FIRM_REPORT.finditer(text)}
+    return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT))
 
 
 @lru_cache(maxsize=1024)
 def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+    """The names as whole words (a Chinese name has no spaces around it to stand between)."""
+    ordered = sorted(words, key=len, reverse=True)
+    latin = "|".join(re.escape(w) for w in ordered if w.isascii())
+    chinese = "|".join(re.escape(w) for w in ordered if not w.isascii())
+    parts = ([rf"(?<![\w-])(?:{latin})(?![\w-])"] if latin else []) + ([chinese] if chinese else [])
+    return re.compile("|".join(parts))
 
 
 def _compared_before(text: str, at: int) -> bool:
@@ -1583,7 +1593,9 @@ OWNERS_WORK = re.compile(
 OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
 # the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
 LEFT_OUT_BEFORE = re.compile(
-    r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖)了?\s*$|\b(?:did not|didn't|does not) (?:include|cover)\s+$",
+    r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
+    r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
+    r"|re-?measure|run|test|measure|benchmark)\s+$",
     re.I,
 )
 LEFT_OUT_AFTER = re.compile(
@@ -1665,6 +1677,12 @@ BY_RUNNER = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))",
     re.I,
 )
+# a Chinese name that opens a sentence and publishes a report: "钛度周三发布报告"
+ZH_FIRM_REPORT = re.compile(
+    r"(?:^|(?<=[，,。；;\n]))\s*(?P<name>[\u4e00-\u9fff]{2,4}?)"
+    r"(?=\s*(?:周[一二三四五六日]|今天|昨天|昨日|日前|近日|本周|上周)?\s*(?:发布|公布|晒出|发表)了?"
+    r"(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分))"
+)
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
 FIRM_INTRO = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
@@ -1688,6 +1706,7 @@ FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"
     r"|measurements|figures)\b|\s+is\s+(?:one of|a|an)\s+"
+    r"|(?:发布|公布|晒出|发表)了?(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分)"
     r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"
     r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
 )
@@ -1696,6 +1715,8 @@ FIRM_NOT = {
     "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
     "It", "In", "On", "At", "For", "By", "With", "And", "But", "So", "As", "When", "After",
     "Nvidia", "Google", "Amazon", "Microsoft", "Meta", "AMD", "Intel", "Broadcom", "TSMC",
+    "官方", "公司", "该公司", "团队", "他们", "我们", "对方", "双方", "媒体", "外媒", "记者", "随后",
+    "此前", "同时", "另外", "此外", "今天", "昨天", "目前", "近日", "日前", "本周", "上周",
 }  # fmt: skip
 # where a run took place, said after it: "running Jalapeño in its own lab"
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
@@ -1735,9 +1756,14 @@ OWN_WORD = re.compile(
 )
 POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
 PAIR_JOIN = re.compile(
-    r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+)?"
+    r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
     r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
     r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?",
+    re.I,
+)
+PAIR_COMPARED = re.compile(
+    r"\b(?:than|vs\.?|versus|against|ahead of|outperform\w*|beat|beats|edged out|level with)\b"
+    r"|比|领先|落后|对比|相比|持平|打平",
     re.I,
 )
 RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
