@@ -348,7 +348,7 @@ class Reading:
                 sorted(
                     (m.start(), model.id)
                     for model in self.subject.models
-                    for m in model.names.finditer(sentence.text)
+                    for m in model.names.finditer(sentence.text, lowered=read.lowered)
                 )
             )
         self._anaphors()
@@ -1062,10 +1062,14 @@ class Reading:
         # not match the whole sentence
         if signal.quick is not None and signal.quick.narrowed(lowered) is None:
             return None
-        pieces = sentence.clauses if not signal.terms else sentence.clauses + sentence.spans
+        # terms whose words the sentence lacks match in none of its pieces
+        terms = signal.terms if all(t.narrowed(lowered) for t in signal.terms) else ()
+        if not terms and not signal.patterns:
+            return None
+        pieces = sentence.clauses if not terms else sentence.clauses + sentence.spans
         for clause in pieces:
             part = text[clause.start : clause.end]
-            for found in _matches(signal, part):
+            for found in _matches(signal, part, terms, lowered[clause.start : clause.end]):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
                 found_in = self.analysed[number][1]
                 if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
@@ -1428,16 +1432,17 @@ def _row_label(text: str) -> tuple[str, float] | None:
     return heading_denominator(colon.group(1)) if colon and ";" in text[colon.end() :] else None
 
 
-def _matches(signal: Signal, part: str):
-    """(start, end) of each way the signal is said in this clause: a pattern, or all its terms."""
+def _matches(signal: Signal, part: str, terms, lowered: str):
+    """(start, end) of each way the signal is said in this clause: a pattern, or all its terms
+    (those of `terms`: the signal's, when the sentence holds their words)."""
     for pattern in signal.patterns:
         match = pattern.search(part)
         if match:
             yield [(match.start(), match.end())]
-    if signal.terms:
+    if terms:
         found = []
-        for term in signal.terms:
-            match = term.search(part)
+        for term in terms:
+            match = term.search(part, lowered=lowered)
             if match is None:
                 return
             found.append(match)
