@@ -710,7 +710,9 @@ class Reading:
             kinds = {
                 kind
                 for where, kind in self._parties(self.analysed[earlier][0].text, earlier)
-                if self._done(earlier, where)  # "在第三方复测出来之前": nobody ran anything
+                # "在第三方复测出来之前": nobody ran anything; a correction's withdrawn sentence
+                # still names who measured ("误写为 7.9 万…经核实，实测值为 8.9 万")
+                if self._done(earlier, where) or self.asserted(earlier, where) == "retracted"
             }
             if kinds:
                 break
@@ -1120,7 +1122,10 @@ class Reading:
                         continue
                 if quantity.comparator:
                     continue
-                if self.asserted(number, quantity.start) is not None:
+                said = self.asserted(number, quantity.start)
+                if said is not None and not (
+                    said == "retracted" and self._corrects(number, quantity)
+                ):
                     continue
                 if not self.about_subject(number, quantity.start):
                     continue
@@ -1163,11 +1168,20 @@ class Reading:
             )
         )
 
+    def _corrects(self, number: int, quantity: Quantity) -> bool:
+        """Is the figure the one a correction gives ("误写为 681，正确数字为 618", "should have read
+        1.24 s")? The rest of the withdrawn sentence stays withdrawn."""
+        sentence = self.analysed[number].sentence
+        clause = sentence.clause_at(quantity.start)
+        return bool(CORRECT_VALUE.search(sentence.text, clause.start, quantity.start))
+
     def _said_before(self, number: int) -> tuple[str, float] | None:
         """The denominator the sentence before gave its throughput, for a bare one in this sentence
         that names no measure of its own ("单用户速度为 614 tokens/s，数字有误。该负责人给出的
         实测值为 641 tokens/s")."""
-        if number == 0 or "/s" not in self.analysed[number].lowered:
+        if number == 0 or not any(
+            q.quantity == "throughput" for q in quantities(self.analysed[number].sentence.text)
+        ):
             return None
         before = self.analysed[number - 1].sentence.text
         if not any(q.quantity.startswith("throughput-per") for q in quantities(before)):
@@ -1666,6 +1680,12 @@ RAN_KEYS = frozenset({"workload", "silicon", "mtp"})  # what a measured figure s
 SEMICOLON = re.compile(r"[;；]")
 # a forum reply's handle: "kv_cache_enjoyer: …", "gpu_poor: …" (lower case, no spaces)
 HANDLE = re.compile(r"(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s")
+CORRECT_VALUE = re.compile(
+    r"正确(?:的)?(?:数字|数据|数值|值|结果)?(?:应)?(?:为|是)|应为|实为|实际(?:上)?为"
+    r"|\b(?:the )?(?:correct|right|actual) (?:figure|number|value|result) (?:is|was)\b"
+    r"|\bshould (?:have )?(?:read|said|been)\b",
+    re.I,
+)
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
