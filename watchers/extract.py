@@ -857,7 +857,8 @@ class Reading:
                     kind == "independent"
                     and REFLEXIVE.search(m.group(0))
                     and any(o < m.start() for o in owners)
-                ):
+                    and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
+                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back)
                     parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
                 elif (
                     kind == "independent"
@@ -1668,6 +1669,8 @@ NAMED_RUNNER = re.compile(
 )
 # a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
 FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
+# a name (not the owner's: checked by the caller's order) right before "自己", "itself"
+NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
 CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
 # a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
 UNLIKE_BEFORE = re.compile(
@@ -1756,7 +1759,7 @@ LENT_BY = re.compile(
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
-    r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)",
+    r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
     re.I,
 )
 # party words that name nobody by themselves, and what may stand before them then
