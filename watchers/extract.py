@@ -322,6 +322,7 @@ class Reading:
     ran_models: set = field(default_factory=set)  # models the item's measured figures are of
     ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
+    _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -636,10 +637,11 @@ class Reading:
     def _measuring(self, number: int, clause) -> tuple[str, int]:
         """Who measures in this clause, at its first measuring word that has a party."""
         text = self.analysed[number][0].text
-        lowered = self.analysed[number].lowered
         # a measuring phrase starts in the clause and may run past it ("pushing A, B and C through")
-        for verb in self.rules.verbs.finditer(text, clause.start, len(text), lowered=lowered):
+        for verb in self._verbs(number):
             at = verb.start()
+            if at < clause.start:
+                continue
             if at >= clause.end:
                 break
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
@@ -667,6 +669,16 @@ class Reading:
         label = SPEAKER.match(text) if clause.start == 0 else None
         lead = text[label.end() if label else clause.start : at]
         return bool(DROPPED_LEAD.fullmatch(lead.strip()))
+
+    def _verbs(self, number: int) -> list[re.Match]:
+        """The measuring words of sentence `number`, found once."""
+        found = self._verbs_in.get(number)
+        if found is None:
+            read = self.analysed[number]
+            text = read.sentence.text
+            found = list(self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered))
+            self._verbs_in[number] = found
+        return found
 
     def _first_after(self, text: str, at: int, number: int) -> str:
         """ "Running X on hardware it operated itself, the research firm found …": a sentence that
