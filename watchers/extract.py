@@ -323,6 +323,7 @@ class Reading:
     ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
+    retest_said: bool = False  # a signal says the subject was independently re-tested
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -1045,6 +1046,12 @@ class Reading:
 
     def candidates(self) -> list[Candidate]:
         out = list(self._signals())
+        spec = self.subject.measurement
+        # an independent re-test said in so many words ("Independent benchmark: …") is a run
+        # even where no measuring verb says who ran it
+        self.retest_said = bool(spec) and any(
+            c.claim_id == spec.claim and c.value in (spec.partial, spec.full) for c in out
+        )
         out += self._figures()
         out += self._measured()
         return out
@@ -1109,7 +1116,7 @@ class Reading:
 
     def _figures(self) -> list[Candidate]:
         out = []
-        who = self.measurement[0]
+        who = self.measurement[0] or ("independent" if self.retest_said else "")
         last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
         for number, sentence in enumerate(a.sentence for a in self.analysed):
             stated = None
