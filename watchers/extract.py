@@ -46,8 +46,8 @@ WINDOW_BEFORE, WINDOW_AFTER = 70, 40
 WORKLOAD = [
     (
         re.compile(
-            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?[\s-]*(?:input|in|prompt|输入)s?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
-            r"(?P<o>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?[\s-]*(?:output|out|输出)",
+            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:input|in|prompt|输入)s?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
+            r"(?P<o>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:output|out|输出)",
             re.I,
         ),
         "io",
@@ -324,6 +324,7 @@ class Reading:
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
     retest_said: bool = False  # a signal says the subject was independently re-tested
+    _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
 
     def __post_init__(self):
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
@@ -698,7 +699,11 @@ class Reading:
         spans = []
         for pattern, ours in ((self.subject.names, True), (self.subject.others, False)):
             if pattern is not None:
-                spans += [(m.start(), m.end(), ours) for m in pattern.finditer(text)]
+                spans += [
+                    (m.start(), m.end(), ours)
+                    for m in pattern.finditer(text)
+                    if not DEVICE_WORDS.match(text, m.end())  # "against Jalapeño's claims"
+                ]
         spans.sort()
         return any(
             a[2] != b[2]
@@ -760,8 +765,15 @@ class Reading:
         mentions = [m for m in self.mentions[number] if start <= m.start < at]
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
-        if mentions:
-            return mentions[0].ours
+        # "We had no access to a Jalapeño system, so we re-measured the comparator": a
+        # negated stretch before the run names what was not run
+        stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
+        if stated:
+            return stated[0].ours
+        if mentions:  # only negated ones before: the run is of what its own clause names
+            clause = self.analysed[number].sentence.clause_at(at)
+            named = [m for m in self.mentions[number] if at <= m.start < clause.end]
+            return named[0].ours if named else mentions[0].ours
         after = [m for m in self.mentions[number] if at <= m.start < end]
         if after and start > 0:
             return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
@@ -808,7 +820,12 @@ class Reading:
         if agent is None:
             said = ATTRIBUTION.search(masked)
             if said:  # wire copy: "… measured output speed … to 1,612, OpenAI said on its blog"
-                agent = next((kind for at_, kind in parties if at_ >= said.start()), None)
+                agent = (
+                    "owner"
+                    if self._speaker(masked)
+                    == "owner"  # "…, an engineer wrote on the company's blog"
+                    else next((kind for at_, kind in parties if at_ >= said.start()), None)
+                )
         if agent == "owner":
             new = self.rules.new_run.search(masked) or self._beyond_claims(sentence)
             return "owner" if new else ""
@@ -849,7 +866,7 @@ class Reading:
         for kind, pattern in (
             ("owner", owner),
             ("independent", self.rules.independent),
-            (self._first_person, self.rules.first_person),
+            (self._speaker(masked), self.rules.first_person),
         ):
             if pattern is None:
                 continue
@@ -884,6 +901,19 @@ class Reading:
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
         parties += self._named_runners(masked, parties)
         return sorted(parties)
+
+    def _speaker(self, sentence: str) -> str:
+        """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
+        ('"We measured 1,512 …," the company wrote', '"…," OpenAI's inference lead said'), else
+        who "we" is in the item."""
+        said = ATTRIBUTION.search(sentence)
+        owner = self.subject.owner
+        if said and (
+            THE_COMPANY.search(sentence, said.start())
+            or (owner is not None and owner.search(sentence, said.start()))
+        ):
+            return "owner"
+        return self._first_person
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
@@ -1157,7 +1187,7 @@ class Reading:
                 metric = self._held_over(number, quantity, metric)
                 last = (number, quantity, metric)
                 stated = self.conditions_in(sentence.text, number, at=quantity.start)
-                conditions = {**self.measurement[2], **stated}
+                conditions = {**self.measurement[2], **self._said_earlier(number), **stated}
                 model = respective.get(quantity.start) or self.model_at(
                     number, quantity.start, quantity.end
                 )
@@ -1187,6 +1217,24 @@ class Reading:
                 text, 0, len(text), lowered=self.analysed[number].lowered
             )
         )
+
+    def _said_earlier(self, number: int) -> dict:
+        """The workload the two sentences before state, for a figure whose own sentence states
+        none ("1k tokens of input and 8k of output." then '"We measured 1,512 …"'); a list's
+        lines are items of their own."""
+        cached = self._earlier.get(number)
+        if cached is not None:
+            return cached
+        out: dict = self._earlier.setdefault(number, {})
+        if LIST_LINE.match(self.analysed[number].sentence.text):
+            return out
+        for back in range(max(self.sections[number], number - 2), number):
+            text = self.analysed[back].sentence.text
+            if LIST_LINE.match(text) or not WORKLOAD_HINT.search(text):
+                continue
+            stated = self.conditions_in(text, back)
+            out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload")})
+        return out
 
     def _corrects(self, number: int, quantity: Quantity) -> bool:
         """Is the figure the one a correction gives ("误写为 681，正确数字为 618", "should have read
@@ -1708,6 +1756,10 @@ CORRECT_VALUE = re.compile(
     r"|\bshould (?:have )?(?:read|said|been)\b",
     re.I,
 )
+LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
+WORKLOAD_HINT = re.compile(
+    r"\d\s*k\b|\d{3,}\s*(?:input|prompt|token)|上下文|输入|long[- ]context|multi[- ]turn|多轮", re.I
+)
 LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
 LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
 SAID_RUNNER = re.compile(
@@ -1808,6 +1860,10 @@ PAIR_JOIN = re.compile(
     r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?",
     re.I,
 )
+# a device's published words, not the device: "Jalapeño's claims", "GB300's figures"
+DEVICE_WORDS = re.compile(
+    r"(?:'s|’s)\s+(?:claims?|figures?|numbers?|results?|data|headline)\b", re.I
+)
 PAIR_COMPARED = re.compile(
     r"\b(?:than|vs\.?|versus|against|ahead of|outperform\w*|beat|beats|edged out|level with)\b"
     r"|比|领先|落后|对比|相比|持平|打平",
@@ -1842,9 +1898,10 @@ ANAPHOR = re.compile(
 # who a sentence is attributed to, at its end: ", OpenAI said on its engineering blog."
 ATTRIBUTION = re.compile(
     r",\s*(?:according to\s+[^,;]{1,60}|[^,;]{1,40}?\s(?:said|says|reported|wrote|added|announced)"
-    r"(?:\s+(?:on|in)\s+[^,;]{1,40})?)\s*[.。]?\s*$",
+    r"(?:\s+(?:on|in)\s+[^,;]{1,80})?)\s*[.。]?\s*$",
     re.I,
 )
+THE_COMPANY = re.compile(r"\bthe (?:company|firm's (?:own )?team)\b|该公司|公司方面", re.I)
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
 PRONOUN_AGENT = re.compile(
     r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b"
