@@ -324,6 +324,7 @@ class Reading:
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
     retest_said: bool = False  # a signal says the subject was independently re-tested
+    owner_quotes: frozenset = frozenset()  # sentences quoted from the owner's people
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
 
     def __post_init__(self):
@@ -355,6 +356,7 @@ class Reading:
                 )
             )
         self._anaphors()
+        self.owner_quotes = self._quotes_of_owner()
         self.sections = _sections(self.analysed)
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
@@ -834,7 +836,7 @@ class Reading:
     def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
         """Where the sentence names a party, and whether it is the owner or independent. A bare
         "the team", "团队" (sentence `number` of the item) is the party named before it."""
-        found = self._named_parties(sentence)
+        found = self._named_parties(sentence, number)
         if number is None:
             return found
         out = []
@@ -859,14 +861,17 @@ class Reading:
                 return named[0]
         return "independent"
 
-    def _named_parties(self, sentence: str) -> list[tuple[int, str]]:
+    def _named_parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
         masked = _mask_independence(sentence)
         owner = self.subject.owner
         parties = []
+        we = (
+            "owner" if number is not None and number in self.owner_quotes else self._speaker(masked)
+        )
         for kind, pattern in (
             ("owner", owner),
             ("independent", self.rules.independent),
-            (self._speaker(masked), self.rules.first_person),
+            (we, self.rules.first_person),
         ):
             if pattern is None:
                 continue
@@ -882,7 +887,7 @@ class Reading:
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
-                    parties.append((m.start(), self._first_person))  # "in our own lab"
+                    parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
                 elif (
                     kind == "independent"
                     and REFLEXIVE.search(m.group(0))
@@ -902,16 +907,40 @@ class Reading:
         parties += self._named_runners(masked, parties)
         return sorted(parties)
 
+    def _quotes_of_owner(self) -> frozenset[int]:
+        """Quoted sentences the next sentence gives to the owner ("“…我们在 B0 上跑了…。”" then
+        "OpenAI 硬件团队一位工程师在公司技术博客中写道。")."""
+        owner = self.subject.owner
+        if owner is None or not any(q in self.text for q in ("”", '"', "」")):
+            return frozenset()
+        out = set()
+        for number in range(len(self.analysed) - 1):
+            text = self.analysed[number].sentence.text.strip()
+            said = self.analysed[number + 1].sentence.text
+            quoted = text.startswith(("“", '"', "「")) or text.endswith(("”", '"', "」"))
+            if (
+                quoted
+                and ATTRIBUTED_LINE.match(said)
+                and (owner.search(said) or THE_COMPANY.search(said))
+            ):
+                out.add(number)
+        return frozenset(out)
+
     def _speaker(self, sentence: str) -> str:
         """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
         ('"We measured 1,512 …," the company wrote', '"…," OpenAI's inference lead said'), else
         who "we" is in the item."""
-        said = ATTRIBUTION.search(sentence)
         owner = self.subject.owner
+        if owner is None:
+            return self._first_person
+        said = ATTRIBUTION.search(sentence)
         if said and (
-            THE_COMPANY.search(sentence, said.start())
-            or (owner is not None and owner.search(sentence, said.start()))
+            THE_COMPANY.search(sentence, said.start()) or owner.search(sentence, said.start())
         ):
+            return "owner"
+        # "OpenAI 工程师：我们在 B0 上跑了", "OpenAI … 称“我们测了…”": said in the owner's voice
+        lead = SAID_BY.match(sentence)
+        if lead and owner.search(lead.group(0)):
             return "owner"
         return self._first_person
 
@@ -1079,9 +1108,15 @@ class Reading:
         spec = self.subject.measurement
         # an independent re-test said in so many words ("Independent benchmark: …") is a run
         # even where no measuring verb says who ran it
-        self.retest_said = bool(spec) and any(
-            c.claim_id == spec.claim and c.value in (spec.partial, spec.full) for c in out
-        )
+        retest = [
+            c
+            for c in out
+            if spec and c.claim_id == spec.claim and c.value in (spec.partial, spec.full)
+        ]
+        if retest and self._left_out():  # "实验室没有测 Jalapeño": a re-test of something else
+            out = [c for c in out if c not in retest]
+            retest = []
+        self.retest_said = bool(retest)
         out += self._figures()
         out += self._measured()
         return out
@@ -1687,7 +1722,8 @@ LEFT_OUT_BEFORE = re.compile(
 )
 LEFT_OUT_AFTER = re.compile(
     r"\s*(?:itself\s+)?(?:was|were|is)\s+not\s+(?:part of|included in|among|in)\s+(?:the|this|that)\s+"
-    r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)",
+    r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)"
+    r"|\s*(?:芯片)?\s*(?:无关|没有关系|毫无关系)",
     re.I,
 )
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
@@ -1698,7 +1734,9 @@ SPEAKER = re.compile(
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 PARTICIPLE = re.compile(r"\w+ing\b", re.I)
 # the speaker's own: "in our own lab", "我们的团队"
-FIRST_PERSON_OWN = re.compile(r"(?:\b(?:our|my)\s+(?:own\s+)?|我们的?|我的)\s*$", re.I)
+FIRST_PERSON_OWN = re.compile(
+    r"(?:\b(?:our|my)\s+(?:own\s+)?|我们(?:的|在|自己的)?|我的)\s*$", re.I
+)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
 OWNER_ROLE = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,3}?(?:chief|head|vp|vice president|director|executive|cfo|ceo|cto"
@@ -1898,10 +1936,20 @@ ANAPHOR = re.compile(
 # who a sentence is attributed to, at its end: ", OpenAI said on its engineering blog."
 ATTRIBUTION = re.compile(
     r",\s*(?:according to\s+[^,;]{1,60}|[^,;]{1,40}?\s(?:said|says|reported|wrote|added|announced)"
-    r"(?:\s+(?:on|in)\s+[^,;]{1,80})?)\s*[.。]?\s*$",
+    r"(?:\s+(?:on|in)\s+[^,;]{1,80})?)\s*[.。]?\s*$"
+    r"|[”\"」]\s*[^。，,“”\"]{1,50}?(?:写道|表示|说|称|指出)\s*[。.]?\s*$",  # "“…”OpenAI 一位工程师写道。"
     re.I,
 )
-THE_COMPANY = re.compile(r"\bthe (?:company|firm's (?:own )?team)\b|该公司|公司方面", re.I)
+# who speaks a sentence that opens on them: "OpenAI 工程师：…", "OpenAI 发布更新，称“…"
+SAID_BY = re.compile(r"[^:：“\"「。]{1,40}?(?:[:：]|(?:称|表示|说|写道|指出)\s*[:：]?\s*[“\"「])")
+# a sentence that only says who said the one before: "OpenAI 的一位工程师在博客中写道。"
+ATTRIBUTED_LINE = re.compile(
+    r"[^。.!?？！“”\"]{1,60}?(?:写道|表示|说|称|指出|\bwrote\b|\bsaid\b|\badded\b)[^。.!?？！“”\"]{0,60}[。.]?\s*$",
+    re.I,
+)
+THE_COMPANY = re.compile(
+    r"\bthe (?:company|firm's (?:own )?team)\b|该公司|公司方面|公司(?:技术|官方)?博客", re.I
+)
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
 PRONOUN_AGENT = re.compile(
     r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b"
