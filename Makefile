@@ -12,6 +12,7 @@ $(BIN)/claimwatch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/python -m compileall -q monitor watchers db alerts  # as pip does for installed packages
 	touch $@
 
 install: $(BIN)/claimwatch

@@ -78,6 +78,10 @@ def find_claimwatch(explicit: str | None) -> Path:
     """The `claimwatch` script: --claimwatch, else this checkout's .venv, else PATH."""
     for candidate in (explicit, ROOT / ".venv/bin/claimwatch"):
         if candidate and Path(candidate).is_file():
+            if not explicit:  # this checkout: compiled as an installed package would be
+                packages = ("monitor", "watchers", "db", "alerts")
+                python = ROOT / ".venv/bin/python"
+                subprocess.run([python, "-m", "compileall", "-q", *packages], cwd=ROOT, check=False)
             return Path(candidate).absolute()
     from shutil import which
 

@@ -80,7 +80,12 @@ def forget_texts() -> None:
     poll does: a pass must not time the one before it."""
     from watchers import context, extract, quantities
 
-    for cached in (context._masked, quantities.quantities, extract.firm_names):
+    for cached in (
+        context._masked,
+        quantities.quantities,
+        quantities.bare_numbers,
+        extract.firm_names,
+    ):
         cached.cache_clear()
 
 

@@ -540,6 +540,8 @@ class Reading:
 
     def _measure(self) -> tuple[str, bool, dict]:
         spec = self.subject.measurement
+        if spec is None and not self.subject.implies:
+            return "", False, {}  # a subject with no measurement claim: nobody's run moves it
         who, conditions, named = "", {}, set()
         full = False
         verbs = self.rules.verbs
@@ -1181,6 +1183,8 @@ class Reading:
 
     def _figures(self) -> list[Candidate]:
         out = []
+        if not self.subject.metrics:
+            return out  # a subject known by its signals alone has no figures to read
         who = self.measurement[0] or ("independent" if self.retest_said else "")
         last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
         for number, sentence in enumerate(a.sentence for a in self.analysed):

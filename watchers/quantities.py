@@ -84,7 +84,7 @@ COMPARATOR_BEFORE = re.compile(
 
 # a bound is not a reading: "sub-40%", "under 550 W", "不到 40%", "至少 8 万"
 BOUND_BEFORE = re.compile(
-    r"(?:\bsub-|\b(?:under|below|less than|fewer than|more than|at least|at most|upwards of|north of"
+    r"(?:\bsub-|(?<!\bjust )(?<!\bslightly )(?<!\ba little )\b(?:under|below|less than|fewer than|more than|at least|at most|upwards of|north of"
     r"|south of)\s+|不到|不足|低于|高于|超过|至少|最多)\s*$",
     re.I,
 )
@@ -251,7 +251,8 @@ PAIRED = re.compile(r"\s*/\s*\d")
 PAIRED_BEFORE = re.compile(r"\d\s*[kK]?\s*/\s*$")
 
 
-def bare_numbers(sentence: str) -> list[tuple[int, int, float]]:
+@lru_cache(maxsize=4096)
+def bare_numbers(sentence: str) -> tuple[tuple[int, int, float], ...]:
     """Numbers with no unit of their own (a list's "19,450" after "81,200 tok/s/kW"); years,
     percentages and small counts are left out."""
     taken = [(q.start, q.end) for q in quantities(sentence)]
@@ -267,7 +268,7 @@ def bare_numbers(sentence: str) -> list[tuple[int, int, float]]:
         if value < 100 or (1900 <= value <= 2100 and not match.group("m")):
             continue
         out.append((match.start(), match.end(), value))
-    return out
+    return tuple(out)
 
 
 def comparator_before(sentence: str, start: int) -> bool:
