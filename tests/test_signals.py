@@ -79,6 +79,7 @@ def test_the_second_ledger_fires_through_a_poll(server, make_settings):
         ("quay", 0.99, 0.98),
         ("tern", 0.99, 0.97),
         ("vale", 0.99, 0.97),
+        ("wren", 0.99, 0.92),
     ],
 )
 def test_the_labelled_corpus_holds(name, precision, recall):
