@@ -1134,22 +1134,23 @@ class Reading:
         for signal in self.subject.signals:
             words = signal.quick.union if signal.quick is not None else None
             for number, sentence in enumerate(a.sentence for a in self.analysed):
-                if (
-                    words is not None
-                    and present[number] is not None
-                    and words.isdisjoint(present[number])
-                ):
+                known = words is not None and present[number] is not None
+                if known and words.isdisjoint(present[number]):
                     continue
-                candidate = self._fire(signal, number, sentence)
+                candidate = self._fire(signal, number, sentence, checked=known)
                 if candidate:
                     yield from candidate
 
-    def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
+    def _fire(
+        self, signal: Signal, number: int, sentence: Sentence, checked: bool = False
+    ) -> list[Candidate] | None:
+        """The signal's candidates from this sentence (`checked`: its words are known to be in
+        it)."""
         text = sentence.text
         lowered = self.analysed[number].lowered
         # only the words: a pattern anchored to a clause ("^and Rubin came out ahead") need
         # not match the whole sentence
-        if signal.quick is not None and signal.quick.narrowed(lowered) is None:
+        if not checked and signal.quick is not None and signal.quick.narrowed(lowered) is None:
             return None
         # terms whose words the sentence lacks match in none of its pieces
         terms = signal.terms if all(t.narrowed(lowered) for t in signal.terms) else ()
