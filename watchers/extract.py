@@ -79,7 +79,8 @@ WORKLOAD = [
     ),
     (
         re.compile(
-            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{4,6})[- ]tokens?\s+(?:inputs?|prompts?|contexts?)", re.I
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{4,6})[- ]tokens?\s+(?:of\s+)?(?:inputs?|prompts?|contexts?)",
+            re.I,
         ),
         "i-tokens",
     ),
@@ -247,6 +248,12 @@ def _sections(analysed: list[Analysed]) -> list[int]:
     "1.", "2.", "3.") starts a new one at each number, a thread a new one at each reply
     ("kv_cache_enjoyer: …"), and nothing in one carries into the next."""
     marks = [n for n, a in enumerate(analysed) if LIST_NUMBER.fullmatch(a.sentence.text)]
+    if (
+        marks
+        and marks[0] > 0
+        and analysed[marks[0] - 1].sentence.text.rstrip().endswith((":", "："))
+    ):
+        marks = []  # "…measured per-user speed:" then "1. GPT-OSS 120B: 1,402": one story's list
     replies = [n for n, a in enumerate(analysed) if HANDLE.match(a.sentence.text)]
     breaks = set(marks if len(marks) >= 2 else []) | set(replies if len(replies) >= 2 else [])
     out, start = [], 0
@@ -1232,11 +1239,12 @@ class Reading:
                     number, quantity.start, quantity.end
                 )
                 measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
-                keys = RAN_KEYS & stated.keys() if who and not metric.disclosure else ()
+                said = {**self._said_earlier(number), **stated}
+                keys = RAN_KEYS & said.keys() if who and not metric.disclosure else ()
                 if measured and keys:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
                     # "B0 上的首个结果：812 tokens/s" (a stated rating or yield is no run)
-                    self.ran = _merge(self.ran, {k: stated[k] for k in keys})
+                    self.ran = _merge(self.ran, {k: said[k] for k in keys})
                 if measured and metric.run and stated and self._says_run(number):
                     self.ran = _merge(self.ran, stated)  # "B0 measures 31% more per watt"
                     self.ran_itself = True
@@ -1304,8 +1312,14 @@ class Reading:
     def _heading(self, number: int) -> tuple[str, float] | None:
         """The denominator of the nearest line before that leads a list (it ends with a colon),
         when only list lines stand between."""
-        for back in range(number - 1, max(-1, number - 6), -1):
+        lines = 0
+        for back in range(number - 1, max(-1, number - 12), -1):
             text = self.analysed[back][0].text.rstrip()
+            if LIST_NUMBER.fullmatch(text):
+                continue  # the list's own "2."
+            lines += 1
+            if lines > 5:
+                return None
             if text.endswith((":", "：")):
                 return heading_denominator(text)
             if text.endswith((".", "。", "!", "?", "！", "？")):
@@ -1411,9 +1425,11 @@ class Reading:
             or not BARE_LEAD.fullmatch(text[models[-1] : start])
         ):
             return None
-        others = self.subject.others
+        others, owner = self.subject.others, self.subject.owner
         if others is not None and others.search(text, models[-1], start):
             return None  # "DeepSeek R1为1.96万，对比GB300的1.18万": the other device's figure
+        if owner is not None and owner.search(text, models[-1], start):
+            return None  # "Kimi K2.5: 731 tokens/s (OpenAI: 694)": the owner's figure beside it
         ratio = value / previous.value if isinstance(previous.value, float) else 0
         if not 1 / 10 <= ratio <= 10:
             return None  # another scale: not the list's unit
