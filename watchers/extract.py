@@ -838,7 +838,13 @@ class Reading:
                     else next((kind for at_, kind in parties if at_ >= said.start()), None)
                 )
         if agent == "owner":
-            new = self.rules.new_run.search(masked) or self._beyond_claims(sentence)
+            new = (
+                self.rules.new_run.search(masked)
+                or self._beyond_claims(sentence)
+                or (
+                    RAN_VERB.search(masked, at, at + 24) and self._beyond_claims(sentence, ran=True)
+                )
+            )
             return "owner" if new else ""
         return agent or ""
 
@@ -999,17 +1005,20 @@ class Reading:
                     words.add(first)
         return firm_pattern(tuple(sorted(words))) if words else None
 
-    def _beyond_claims(self, sentence: str) -> bool:
+    def _beyond_claims(self, sentence: str, ran: bool = False) -> bool:
         """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
-        a comparator's claims do not count) is a new run even when its owner does not say so."""
+        a comparator's claims do not count) is a new run even when its owner does not say so.
+        `ran`: the sentence says the subject was run ("我们在 B0 上跑了"), so a claim of a stated
+        figure (B0's compute rating) holds no run of those conditions."""
         spec = self.subject.measurement
         if spec is None or not spec.new_conditions:
             return False
         stated = self.conditions_in(sentence)
+        stated_only = {m.id for m in self.subject.metrics if m.disclosure} if ran else set()
         held = [
             ref.conditions
-            for (subject, _, _), refs in self.index.by_metric.items()
-            if subject == self.subject.id
+            for (subject, metric, _), refs in self.index.by_metric.items()
+            if subject == self.subject.id and metric not in stated_only
             for ref in refs
         ]
         return any(
@@ -1814,6 +1823,10 @@ CORRECT_VALUE = re.compile(
     r"|\b(?:the )?(?:correct|right|actual) (?:figure|number|value|result) (?:is|was)\b"
     r"|\bshould (?:have )?(?:read|said|been)\b",
     re.I,
+)
+# a verb that says the device was run, not that a figure was disclosed or reached
+RAN_VERB = re.compile(
+    r"跑|实测|测了|测得|\b(?:ran|run|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
 )
 LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
 WORKLOAD_HINT = re.compile(
