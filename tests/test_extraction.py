@@ -267,3 +267,18 @@ def test_the_quick_test_passes_over_only_items_about_no_subject():
         whole = f"{normalise(title)}.\n{normalise(text)}"
         assert not any(s.relevant(whole) for s in table.subjects), title
     assert passed_over >= 12  # the test does pass over the items about something else
+
+
+def test_a_slip_said_as_no_longer_expected_before_a_deadline_moves_the_milestone():
+    """'No longer expects … online before the end of 2026', then 'the milestone would be reached
+    early in 2027': a deadline is no condition, and a milestone reached is no watch-list."""
+    claims = {c.id: c.spec for name in ("jalapeno", "rubin") for c in load_ledger(name).claims}
+    item = ParsedItem(
+        dedupe_key="k",
+        title="Nvidia pushes Rubin's first gigawatt",
+        text="Nvidia no longer expects the first gigawatt of Vera Rubin systems to be online before "
+        "the end of 2026, its finance chief said, adding that the milestone would be reached in "
+        "early 2027.",
+    )
+    found = {(c.claim_id, c.value) for c in extract_item(item, claims)}
+    assert ("nvidia.rubin.first-gw", "slipped") in found

@@ -1644,7 +1644,10 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
 def _may_measure(metric, quantity: Quantity, text: str) -> bool:
     """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
     no ruling-out word in the sentence, and the words the metric needs?"""
-    near = text[max(0, quantity.start - 30) : quantity.end + 20]
+    # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
+    start = max(quantity.start - 30, max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1)
+    ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
+    near = text[start : min([quantity.end + 20, *ends])]
     return (
         metric.quantity == quantity.quantity
         and not (metric.exclude and metric.exclude.search(near))
