@@ -776,6 +776,11 @@ class Reading:
         mentions = [m for m in self.mentions[number] if start <= m.start < at]
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
+        verb_end = VERB_WORD.match(text, at)
+        right = verb_end.end() if verb_end else at
+        object_ = [m for m in self.mentions[number] if right <= m.start <= right + 12]
+        if object_ and OBJECT_GAP.fullmatch(text, right, object_[0].start):
+            return object_[0].ours  # "the lab measured Jalapeño at 81.6 million": its object
         # "We had no access to a Jalapeño system, so we re-measured the comparator": a
         # negated stretch before the run names what was not run
         stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
@@ -1287,10 +1292,13 @@ class Reading:
             return out
         for back in range(max(self.sections[number], number - 2), number):
             text = self.analysed[back].sentence.text
-            if LIST_LINE.match(text) or not WORKLOAD_HINT.search(text):
+            if LIST_LINE.match(text) or not (WORKLOAD_HINT.search(text) or MTP_HINT.search(text)):
                 continue
+            named = self.mentions[back]
+            if named and not any(m.ours for m in named):
+                continue  # "The GB300 side again had MTP on": another device's conditions
             stated = self.conditions_in(text, back)
-            out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload")})
+            out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")})
         return out
 
     def _corrects(self, number: int, quantity: Quantity) -> bool:
@@ -1631,9 +1639,9 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     match = found[-1]
     between = before[match.end() :]
     if SUPPLIER.match(between):
-        return (
-            False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, the party is not its own
-        )
+        return False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, not its own party
+    if PHRASE_BREAK.search(between):
+        return False  # "OpenAI's Jalapeño in an independent head-to-head": another phrase
     return bool(
         re.fullmatch(
             r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
@@ -1831,6 +1839,10 @@ CORRECT_VALUE = re.compile(
 RAN_VERB = re.compile(
     r"跑|实测|测了|测得|\b(?:ran|run|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
 )
+PHRASE_BREAK = re.compile(r"\b(?:in|on|at|for|by|from|with|than|and|of)\b", re.I)
+VERB_WORD = re.compile(r"[\w-]+")
+OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|openai's|nvidia's)\s+)?", re.I)
+MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测", re.I)
 LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
 WORKLOAD_HINT = re.compile(
     r"\d\s*k\b|\d{3,}\s*(?:input|prompt|token)|上下文|输入|long[- ]context|multi[- ]turn|多轮", re.I
@@ -1932,7 +1944,8 @@ POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\
 PAIR_JOIN = re.compile(
     r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
     r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
-    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?",
+    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?"
+    r"(?:(?:one|two|three|four|\d+|loaned|rented|borrowed|its|their|own|a0|b0)\s+){0,3}",
     re.I,
 )
 # a device's published words, not the device: "Jalapeño's claims", "GB300's figures"
