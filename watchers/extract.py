@@ -906,6 +906,10 @@ class Reading:
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
+                if kind == "independent" and RENTED_FROM.search(
+                    masked, max(0, m.start() - 40), m.start()
+                ):
+                    continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
                     parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
                 elif (
@@ -1838,6 +1842,11 @@ CORRECT_VALUE = re.compile(
 # a verb that says the device was run, not that a figure was disclosed or reached
 RAN_VERB = re.compile(
     r"跑|实测|测了|测得|\b(?:ran|run|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
+)
+RENTED_FROM = re.compile(
+    r"\b(?:rented|leased|borrowed|bought|sourced|hired)\s+(?:[\w-]+\s+){0,2}?from\s+(?:an?\s+|the\s+)?$"
+    r"|(?:租自|借自|购自)\s*$",
+    re.I,
 )
 PHRASE_BREAK = re.compile(r"\b(?:in|on|at|for|by|from|with|than|and|of)\b", re.I)
 VERB_WORD = re.compile(r"[\w-]+")
