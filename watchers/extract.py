@@ -330,7 +330,6 @@ class Reading:
     ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
-    retest_said: bool = False  # a signal says the subject was independently re-tested
     owner_quotes: frozenset = frozenset()  # sentences quoted from the owner's people
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
 
@@ -1143,8 +1142,7 @@ class Reading:
         if retest and self._left_out():  # "实验室没有测 Jalapeño": a re-test of something else
             out = [c for c in out if c not in retest]
             retest = []
-        self.retest_said = bool(retest)
-        out += self._figures()
+        out += self._figures(retest_said=bool(retest))
         out += self._measured()
         return out
 
@@ -1207,11 +1205,13 @@ class Reading:
                 return out
         return None
 
-    def _figures(self) -> list[Candidate]:
+    def _figures(self, retest_said: bool = False) -> list[Candidate]:
+        """The item's figures on the claims (`retest_said`: a signal says the subject was
+        independently re-tested, so its figures are that run's)."""
         out = []
         if not self.subject.metrics:
             return out  # a subject known by its signals alone has no figures to read
-        who = self.measurement[0] or ("independent" if self.retest_said else "")
+        who = self.measurement[0] or ("independent" if retest_said else "")
         last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
         for number, sentence in enumerate(a.sentence for a in self.analysed):
             stated = None
