@@ -78,13 +78,13 @@ def report(name, items, outcomes, limit) -> None:
 def forget_texts() -> None:
     """Empty the caches keyed by a sentence's text, so every pass reads every text as new, as a
     poll does: a pass must not time the one before it."""
-    from watchers import context, extract, quantities
+    from watchers import context, parties, quantities
 
     for cached in (
         context._masked,
         quantities.quantities,
         quantities.bare_numbers,
-        extract.firm_names,
+        parties.firm_names,
     ):
         cached.cache_clear()
 

@@ -15,6 +15,11 @@ from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
+# the categories that take a stretch out of plain assertion: not a fact at all, or a plan
+NOT_FACT = frozenset(
+    {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic"}
+)
+PLANNED = frozenset({"future", "hypothetical"})
 DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", "item")
 
 

@@ -1,0 +1,689 @@
+"""Figures: which stated quantity is which claim's, under which conditions, and whether its run
+matches the claim's. Pure; mixed into `watchers.extract.Reading`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+
+from watchers.base import Candidate
+from watchers.context import NOT_FACT, PLANNED
+from watchers.quantities import (
+    NEW_MEASURE,
+    UNITS,
+    Quantity,
+    bare_numbers,
+    heading_denominator,
+    quantities,
+)
+from watchers.quantities import comparator_before as _comparator_before
+from watchers.vocabulary import ClaimRef
+
+OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
+
+
+class FigureReading:
+    """The figures half of a reading: methods of `Reading`, which holds the state."""
+
+    # ------------------------------------------------------------ conditions
+
+    def _stated(self, number: int | None, at: int) -> bool:
+        """Is the phrase at `at` of sentence `number` said as fact ("MTP off", "未开启" are not)?"""
+        return number is None or self.asserted(number, at) not in NOT_FACT
+
+    def _done(self, number: int | None, at: int) -> bool:
+        """Stated as fact and not as a plan: "it will try 128k-token inputs next" ran no 128k."""
+        return number is None or self.asserted(number, at) not in NOT_FACT | PLANNED
+
+    def conditions_in(self, text: str, number: int | None = None, at: int | None = None) -> dict:
+        """The conditions a sentence states (`number` given: only those it asserts). A condition
+        said two ways is not known, unless `at` (a figure's place) is given: then the one said
+        nearest before it holds ("B0 上的首个结果：812 tokens/s，A0 在 8 月是 694")."""
+        stated: dict = {}
+        for pattern, kind in WORKLOAD:
+            match = pattern.search(text)
+            if match and self._done(number, match.start()):
+                scale = 1 if kind.endswith("tokens") else 1024
+                stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
+                if kind.startswith("io"):
+                    stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
+                break
+        kinds = {
+            name
+            for name, pattern in WORKLOAD_KINDS
+            if any(self._done(number, m.start()) for m in pattern.finditer(text))
+        }
+        if stated.get("isl", 0) >= LONG_CONTEXT_TOKENS:
+            kinds.add("long-context")
+        if kinds:
+            stated["workload"] = tuple(sorted(kinds))
+        for name, hits in self._condition_hits(text, number).items():
+            if len(hits) == 1:
+                stated[name] = next(iter(hits))
+            elif hits and at is not None:
+                before = [(end, value) for value, ends in hits.items() for end in ends if end <= at]
+                if before:
+                    stated[name] = max(before, key=lambda hit: hit[0])[1]
+        return stated
+
+    def _condition_hits(self, text: str, number: int | None) -> dict[str, dict]:
+        """For each condition the sentence states: value -> where each saying of it ends."""
+        key = (text, number)
+        cached = self._hits.get(key)
+        if cached is not None:
+            return cached
+        out = {}
+        for name, values in self.subject.conditions.items():
+            hits = {
+                value: [
+                    m.end()
+                    for m in pattern.finditer(text)
+                    if self._stated(number, m.start())
+                    and not _compared_before(text, m.start())
+                    and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
+                ]
+                for value, pattern in values
+            }
+            hits = {value: ends for value, ends in hits.items() if ends}
+            if hits:
+                out[name] = hits
+        self._hits[key] = out
+        return out
+
+    def _figures(self, retest_said: bool = False) -> list[Candidate]:
+        """The item's figures on the claims (`retest_said`: a signal says the subject was
+        independently re-tested, so its figures are that run's)."""
+        out = []
+        if not self.subject.metrics:
+            return out  # a subject known by its signals alone has no figures to read
+        who = self.measurement[0] or ("independent" if retest_said else "")
+        last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
+        for number, sentence in enumerate(a.sentence for a in self.analysed):
+            stated = None
+            respective = self._respectively(number)
+            bare = bare_numbers(sentence.text)
+            found = sorted([*quantities(sentence.text), *bare], key=_start)
+            heading = (
+                self._heading(number) or _row_label(sentence.text) or self._said_before(number)
+            )
+            for quantity in found:
+                if heading and isinstance(quantity, Quantity) and quantity.quantity == "throughput":
+                    # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
+                    quantity = replace(
+                        quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
+                    )
+                if not isinstance(quantity, Quantity) and -quantity[0] - 1 in respective:
+                    quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
+                if not isinstance(quantity, Quantity):
+                    if last is None or number - last[0] > 3:
+                        continue
+                    quantity = self._listed(number, quantity, last[1])
+                    if quantity is None:
+                        continue
+                if quantity.comparator:
+                    continue
+                said = self.asserted(number, quantity.start)
+                if said is not None and not (
+                    said == "retracted" and self._corrects(number, quantity)
+                ):
+                    continue
+                if not self.about_subject(number, quantity.start):
+                    continue
+                metric = self._metric(sentence.text, quantity) or self._metric_before(
+                    number, quantity
+                )
+                if not metric:
+                    continue
+                metric = self._held_over(number, quantity, metric)
+                last = (number, quantity, metric)
+                stated = self.conditions_in(sentence.text, number, at=quantity.start)
+                conditions = {**self.measurement[2], **self._said_earlier(number), **stated}
+                model = respective.get(quantity.start) or self.model_at(
+                    number, quantity.start, quantity.end
+                )
+                measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
+                said = {**self._said_earlier(number), **stated}
+                keys = RAN_KEYS & said.keys() if who and not metric.disclosure else ()
+                if measured and keys:
+                    # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
+                    # "B0 上的首个结果：812 tokens/s" (a stated rating or yield is no run)
+                    self.ran = _merge(self.ran, {k: said[k] for k in keys})
+                if measured and metric.run and stated and self._says_run(number):
+                    self.ran = _merge(self.ran, stated)  # "B0 measures 31% more per watt"
+                    self.ran_itself = True
+                if measured and who and model:
+                    self.ran_models.add(model)
+                out.extend(
+                    self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
+                )
+        return out
+
+    def _says_run(self, number: int) -> bool:
+        """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a
+        figure alone ("B0: in fab, ~25 % better per watt expected")?"""
+        text = self.analysed[number][0].text
+        return any(
+            self.asserted(number, m.start()) is None
+            for m in self.rules.verbs.finditer(
+                text, 0, len(text), lowered=self.analysed[number].lowered
+            )
+        )
+
+    def _said_earlier(self, number: int) -> dict:
+        """The workload the two sentences before state, for a figure whose own sentence states
+        none ("1k tokens of input and 8k of output." then '"We measured 1,512 …"'); a list's
+        lines are items of their own."""
+        cached = self._earlier.get(number)
+        if cached is not None:
+            return cached
+        out: dict = self._earlier.setdefault(number, {})
+        if LIST_LINE.match(self.analysed[number].sentence.text):
+            return out
+        for back in range(max(self.sections[number], number - 2), number):
+            text = self.analysed[back].sentence.text
+            if LIST_LINE.match(text) or not (WORKLOAD_HINT.search(text) or MTP_HINT.search(text)):
+                continue
+            named = self.mentions[back]
+            if named and not any(m.ours for m in named):
+                continue  # "The GB300 side again had MTP on": another device's conditions
+            stated = self.conditions_in(text, back)
+            out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")})
+        return out
+
+    def _corrects(self, number: int, quantity: Quantity) -> bool:
+        """Is the figure the one a correction gives ("误写为 681，正确数字为 618", "should have read
+        1.24 s")? The rest of the withdrawn sentence stays withdrawn."""
+        sentence = self.analysed[number].sentence
+        clause = sentence.clause_at(quantity.start)
+        return bool(CORRECT_VALUE.search(sentence.text, clause.start, quantity.start))
+
+    def _said_before(self, number: int) -> tuple[str, float] | None:
+        """The denominator the sentence before gave its throughput, for a bare one in this sentence
+        that names no measure of its own ("单用户速度为 614 tokens/s，数字有误。该负责人给出的
+        实测值为 641 tokens/s")."""
+        if number == 0 or not any(
+            q.quantity == "throughput" for q in quantities(self.analysed[number].sentence.text)
+        ):
+            return None
+        before = self.analysed[number - 1].sentence.text
+        if not any(q.quantity.startswith("throughput-per") for q in quantities(before)):
+            return None
+        text = self.analysed[number].sentence.text.rstrip("。.!！?？ ")
+        if NEW_MEASURE.search(text) or any(
+            m.cues and m.cues.search(text) for m in self.subject.metrics
+        ):
+            return None
+        return heading_denominator(before)
+
+    def _heading(self, number: int) -> tuple[str, float] | None:
+        """The denominator of the nearest line before that leads a list (it ends with a colon),
+        when only list lines stand between."""
+        lines = 0
+        for back in range(number - 1, max(-1, number - 12), -1):
+            text = self.analysed[back][0].text.rstrip()
+            if LIST_NUMBER.fullmatch(text):
+                continue  # the list's own "2."
+            lines += 1
+            if lines > 5:
+                return None
+            if text.endswith((":", "：")):
+                return heading_denominator(text)
+            if text.endswith((".", "。", "!", "?", "！", "？")):
+                return None  # a sentence, not a list line: the list is over
+        return None
+
+    def _quoted(self, number: int, quantity: Quantity) -> bool:
+        """ "官方说…1.7到3.6倍", "OpenAI's 19,600": a figure the clause gives as the owner's word is
+        quoted, not measured by the item's own run."""
+        if self.measurement[0] != "independent":
+            return False
+        sentence = self.analysed[number][0]
+        clause = sentence.clause_at(quantity.start)
+        lead = sentence.text[max(clause.start, quantity.start - 24) : quantity.start]
+        owner = self.subject.owner
+        return bool(QUOTED.search(lead) or (owner is not None and _owners_word(owner).search(lead)))
+
+    def _respectively(self, number: int) -> dict[int, str | Quantity]:
+        """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i. Bare numbers
+        listed before the last figure share its unit ("1,392, 702 and 731 tokens per second");
+        they come back as Quantities keyed by where they start."""
+        text = self.analysed[number][0].text
+        cue = RESPECTIVELY.search(text)
+        if not cue:
+            return self._for_models(number)
+        sentence = self.analysed[number][0]
+        span = next((p for p in sentence.spans if p.start <= cue.start() < p.end), None)
+        begin, end = (span.start, span.end) if span else (0, len(text))
+        models: list[str] = []
+        for start, name in self.models[number]:
+            if begin <= start < cue.start() and name != OTHER_MODELS and name not in models:
+                models.append(name)
+        last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
+        after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
+        if len(after) == 1 and len(models) > 1:
+            after = _shared_unit(text, last_model, after[0]) or after
+        if len(models) < 2 or len(after) != len(models):
+            return {}
+        out: dict[int, str | Quantity] = {
+            q.start: model for q, model in zip(after, models, strict=True)
+        }
+        out.update({-q.start - 1: q for q in after})  # the figures themselves, by -(start + 1)
+        return out
+
+    def _for_models(self, number: int) -> dict[int, str | Quantity]:
+        """ "1,401, 688 and 702 tokens per second for GPT-OSS 120B, DeepSeek R1 and Kimi K2.5":
+        a list of figures, then "for" and a list of as many models, figure i for model i."""
+        text = self.analysed[number][0].text
+        marks = [(start, name) for start, name in self.models[number] if name != OTHER_MODELS]
+        if len(marks) < 2:
+            return {}
+        for q in quantities(text):
+            lead = FOR_MODELS.match(text, q.end)
+            if not lead or q.comparator:
+                continue
+            figures = _shared_unit(text, -1, q)
+            names, edge = [], lead.end()
+            for start, name in marks:
+                if start >= edge and LIST_JOINT.fullmatch(text, edge, start):
+                    names.append(name)
+                    model = next(m for m in self.subject.models if m.id == name)
+                    found = next(iter(model.names.finditer(text[start:])), None)
+                    edge = start + (found.end() if found else 1)
+            if len(figures) >= 2 and len(names) == len(figures):
+                out: dict[int, str | Quantity] = {
+                    f.start: n for f, n in zip(figures, names, strict=True)
+                }
+                out.update({-f.start - 1: f for f in figures})
+                return out
+        return {}
+
+    def _metric(self, text: str, quantity: Quantity):
+        """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
+        anywhere in the sentence wins outright), else the only one with no cues."""
+        start = max(0, quantity.start - WINDOW_BEFORE)
+        after = text[quantity.end : quantity.end + WINDOW_AFTER]
+        after = AFTER_BREAK.split(after, maxsplit=1)[0]  # cues after a break: the next figure's
+        window = text[start : quantity.end] + after
+        best, best_distance = None, None
+        defaults = []
+        for metric in self.subject.metrics:
+            if not _may_measure(metric, quantity, text):
+                continue
+            if metric.cues is None:
+                defaults.append(metric)
+                continue
+            if metric.wide and metric.cues.search(text):
+                return metric
+            distance = _nearest(metric.cues, window, quantity.start - start)
+            if distance is not None and (best_distance is None or distance < best_distance):
+                best, best_distance = metric, distance
+        return best or (defaults[0] if len(defaults) == 1 else None)
+
+    def _listed(self, number: int, bare: tuple, previous: Quantity) -> Quantity | None:
+        """ "DeepSeek R1 landed at 19,450", "Kimi K2.5为1.71万": a bare number right after a model's
+        name, in a list whose last figure had a unit, is a figure of that unit and scale."""
+        text = self.analysed[number][0].text
+        start, end, value = bare
+        models = [s for s, _ in self.models[number] if s < start]
+        if (
+            not models
+            or start - models[-1] > 36
+            or not BARE_LEAD.fullmatch(text[models[-1] : start])
+        ):
+            return None
+        others, owner = self.subject.others, self.subject.owner
+        if others is not None and others.search(text, models[-1], start):
+            return None  # "DeepSeek R1为1.96万，对比GB300的1.18万": the other device's figure
+        if owner is not None and owner.search(text, models[-1], start):
+            return None  # "Kimi K2.5: 731 tokens/s (OpenAI: 694)": the owner's figure beside it
+        ratio = value / previous.value if isinstance(previous.value, float) else 0
+        if not 1 / 10 <= ratio <= 10:
+            return None  # another scale: not the list's unit
+        return Quantity(start, end, value, previous.quantity, _comparator_before(text, start))
+
+    def _held_over(self, number: int, quantity: Quantity, metric):
+        """ "两边都维持约169 token/s的单用户速度。Jalapeño每千瓦约9,800": a condition said in the
+        sentence before (a sentence-wide cue) still holds for a bare figure of its quantity, unless
+        the figure says it is the peak."""
+        if metric.cues is not None or number == 0 or PEAK.search(self.analysed[number][0].text):
+            return metric
+        before = self.analysed[number - 1][0].text
+        for other in self.subject.metrics:
+            if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
+                return other
+        return metric
+
+    def _metric_before(self, number: int, quantity: Quantity):
+        """ "The lab measured 1.24 seconds": a bare figure measures what the nearest of the three
+        sentences before it named, when exactly one metric of its quantity is named there."""
+        text = self.analysed[number][0].text
+        for back in range(number - 1, max(-1, number - 4), -1):
+            found = self._named_in(self.analysed[back][0].text, text, quantity)
+            if found is not None:
+                return found
+        return None
+
+    def _named_in(self, before: str, text: str, quantity: Quantity):
+        """The one metric of the figure's quantity an earlier sentence names, if exactly one."""
+        named = [
+            m
+            for m in self.subject.metrics
+            if m.cues is not None
+            and m.cues.search(before)
+            and _may_measure(m, quantity, text)
+            and not (m.unless and m.unless.search(before))
+        ]
+        if len(named) > 1:
+            return False  # named, but ambiguously: look no further back
+        return named[0] if named else None
+
+    def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
+        refs = self.index.find(self.subject.id, metric, model)
+        if not refs:
+            return []
+        verdicts = [(ref, _mismatch(ref.conditions, conditions)) for ref in refs]
+        matching = [(ref, m) for ref, m in verdicts if not m]
+        ref, mismatch = (matching or verdicts)[0]
+        value = _in_unit(quantity, ref)
+        if value is None:
+            return []
+        return [
+            Candidate(
+                claim_id=ref.id,
+                value=value,
+                unit=ref.unit,
+                signal="figures",
+                excerpt=_excerpt(sentence.text),
+                measured=measured,
+                verification=self.level() if measured else "",
+                mismatch=mismatch,
+            )
+        ]
+
+    def _measured(self) -> list[Candidate]:
+        """What a new measurement of the subject says by itself: that it was re-tested, and
+        what its conditions imply (a long-context run, a run on the next stepping)."""
+        who, _, conditions = self.measurement
+        if not who and not self.ran_itself:
+            return []
+        conditions = _merge(conditions, self.ran)
+        excerpt = _excerpt(self._measurement_sentence())
+        out = []
+        spec = self.subject.measurement
+        if who == "independent" and spec:
+            out.append(Candidate(spec.claim, self.level(), "independent-retest", excerpt))
+        for implication in self.subject.implies:
+            if all(_holds(conditions.get(k), wanted) for k, wanted in implication.when.items()):
+                out += [Candidate(c, v, "implied", excerpt) for c, v in implication.sets]
+        return out
+
+    def _measurement_sentence(self) -> str:
+        for number, sentence in enumerate(a.sentence for a in self.analysed):
+            verb = self.rules.verbs.search(sentence.text)
+            if verb and self.asserted(number, verb.start()) is None:
+                return sentence.text
+        return self.analysed[0][0].text if self.analysed else ""
+
+
+EXCERPT = 400
+
+
+WINDOW_BEFORE, WINDOW_AFTER = 70, 40
+
+
+WORKLOAD = [
+    (
+        re.compile(
+            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:input|in|prompt|输入)s?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
+            r"(?P<o>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:output|out|输出)",
+            re.I,
+        ),
+        "io",
+    ),
+    (re.compile(r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)k\s*/\s*(?P<o>\d+(?:\.\d+)?)k\b", re.I), "io"),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input\s+)?tokens?\s*(?:in|of input|input|输入)\b\W{0,6}"
+            r"(?:and\s+)?(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:tokens?\s*)?(?:out|of output|output|输出)",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input|prompt)\s+tokens?\W{0,6}(?:and\s+|with\s+)?"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:output|generated)\s+tokens?",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:inputs?|prompts?)\W{0,6}(?:and\s+|with\s+)?"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:outputs?|generations?)",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{4,6})[- ]tokens?\s+(?:of\s+)?(?:inputs?|prompts?|contexts?)",
+            re.I,
+        ),
+        "i-tokens",
+    ),
+    (
+        re.compile(
+            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:input|context|prompt|输入|上下文)", re.I
+        ),
+        "i",
+    ),
+    # "上下文最长到 64k", "contexts up to 128k": the longest input a run used
+    (
+        re.compile(
+            r"(?:上下文|context(?:s| length)?)[^，,。;；\d]{0,8}?(?P<i>\d+(?:\.\d+)?)\s*k\b", re.I
+        ),
+        "i",
+    ),
+]
+
+
+WORKLOAD_KINDS = [
+    ("long-context", re.compile(r"long[- ]context|long[- ]prompt|长上下文|长文本|长序列", re.I)),
+    ("multi-turn", re.compile(r"multi[- ]turn|multi[- ]round|多轮", re.I)),
+    ("agentic", re.compile(r"\bagentic\b|\bagent (?:workloads?|traces?|tasks?)\b|智能体", re.I)),
+]
+
+
+LONG_CONTEXT_TOKENS = 32 * 1024
+
+
+COMPARED_WITH = re.compile(
+    r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
+    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
+    r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of|on|in)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
+    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*)?$",  # "比 8 月的 A0"
+    re.I,
+)
+
+
+def _shared_unit(text: str, after: int, last: Quantity) -> list[Quantity]:
+    """ "1,392, 702 and 731 tokens per second": the bare numbers listed right before a figure, in
+    the figure's unit (a list of the same scale), then the figure; [] when there are none."""
+    listed: list[tuple[int, int, float]] = []
+    edge = last.start
+    for bare in reversed([b for b in bare_numbers(text) if after < b[0] < last.start]):
+        if not LIST_JOINT.fullmatch(text, bare[1], edge):
+            break
+        listed.insert(0, bare)
+        edge = bare[0]
+    if not listed:
+        return []
+    out = [Quantity(start, end, value, last.quantity, False) for start, end, value in listed]
+    if any(not 1 / 10 <= q.value / last.value <= 10 for q in out if last.value):
+        return []
+    return [*out, last]
+
+
+def _compared_before(text: str, at: int) -> bool:
+    """Is the name at `at` the other side of a comparison ("over GB200", "against the same
+    Nvidia", "1.4x the Nvidia systems", "对比英伟达")?"""
+    window = text[max(0, at - 32) : at]
+    return bool(COMPARED_WITH.search(window) or COMPARED_ZH.search(window))
+
+
+def _row_label(text: str) -> tuple[str, float] | None:
+    """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
+    官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
+    colon = ROW_LABEL.match(text)
+    return heading_denominator(colon.group(1)) if colon and ";" in text[colon.end() :] else None
+
+
+@cache
+def _owners_word(owner: re.Pattern) -> re.Pattern:
+    """The owner's possessive or speech just before a figure ("OpenAI's 19,600", "官方说")."""
+    return re.compile(
+        rf"(?:{owner.pattern}|the company)(?:'s|’s| says| said|的|说|称)\s*\S{{0,6}}$", re.I
+    )
+
+
+def _may_measure(metric, quantity: Quantity, text: str) -> bool:
+    """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
+    no ruling-out word in the sentence, and the words the metric needs?"""
+    # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
+    start = max(quantity.start - 30, max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1)
+    ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
+    near = text[start : min([quantity.end + 20, *ends])]
+    return (
+        metric.quantity == quantity.quantity
+        and not (metric.exclude and metric.exclude.search(near))
+        and not (metric.unless and metric.unless.search(text))
+        and not (metric.needs and not metric.needs.search(text))
+    )
+
+
+def _start(figure) -> int:
+    """Where a figure starts: a Quantity, or a bare number's (start, end, value)."""
+    return figure.start if isinstance(figure, Quantity) else figure[0]
+
+
+def _holds(stated, wanted: tuple) -> bool:
+    if stated is None:
+        return False
+    if isinstance(stated, tuple):
+        return any(s in wanted for s in stated)
+    return stated in wanted
+
+
+def _merge(held: dict, stated: dict) -> dict:
+    """The run's conditions across sentences; a condition said two ways is not known."""
+    out = dict(held)
+    for key, value in stated.items():
+        if key in out and out[key] != value and key != "workload":
+            out[key] = None
+        elif key == "workload" and key in out and out[key]:
+            out[key] = tuple(sorted(set(out[key]) | set(value)))
+        else:
+            out[key] = value
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _mismatch(claim: dict, stated: dict) -> str:
+    """The conditions a figure states that differ from the claim's; "" when none does."""
+    differ = []
+    for key in ("isl", "osl"):
+        if key in claim and key in stated and abs(stated[key] - claim[key]) > claim[key] * 0.05:
+            differ.append(f"{key} {stated[key]:,} (claim: {claim[key]:,})")
+    kinds = stated.get("workload") or ()
+    if kinds and "isl" in claim:
+        differ.append(f"workload {', '.join(kinds)}")
+    for key, value in stated.items():
+        if key in ("isl", "osl", "workload") or key not in claim:
+            continue
+        if value != claim[key]:
+            differ.append(f"{key} {value} (claim: {claim[key]})")
+    return "; ".join(differ)
+
+
+def _in_unit(quantity: Quantity, ref: ClaimRef):
+    """The figure in the claim's unit; None when the quantities differ."""
+    unit = UNITS.get(ref.unit)
+    if quantity.quantity in ("ratio-range", "percent-range"):
+        return quantity.value if unit and unit[0] in ("ratio", "percent") else None
+    if unit is None or unit[0] != quantity.quantity:
+        return None
+    return round(quantity.value / unit[1], 6)
+
+
+def _nearest(pattern: re.Pattern, window: str, at: int) -> int | None:
+    distances = [min(abs(m.start() - at), abs(m.end() - at)) for m in pattern.finditer(window)]
+    return min(distances) if distances else None
+
+
+def _excerpt(text: str) -> str:
+    return " ".join(text.split())[:EXCERPT]
+
+
+ROW_LABEL = re.compile(r"([^:;。]{1,60}):\s")
+
+
+# between a model's name and its bare figure: "landed at", "came in at", "为", ":", "is"
+BARE_LEAD = re.compile(
+    r"\S.*?(?:\s(?:landed at|came in at|reached|hit|at|is|was|of|with)|为|是|达到|:|：)?\s*"
+    r"(?:about|around|roughly|约)?\s*",
+    re.I | re.S,
+)
+
+
+PEAK = re.compile(r"\bpeak\b|\bmaximum\b|峰值|最高|最大", re.I)
+
+
+QUOTED = re.compile(
+    r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
+)
+
+
+# a name that says it ran it: "SemiAnalysis said on Tuesday it has now operated Jalapeño itself"
+FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
+
+
+# "比跑出 8 月成绩的 A0 高 31%": what follows 比 and its description is the other side
+COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{0,16}的\s*$")
+
+
+RAN_KEYS = frozenset({"workload", "silicon", "mtp"})  # what a measured figure says its run was
+
+
+CORRECT_VALUE = re.compile(
+    r"正确(?:的)?(?:数字|数据|数值|值|结果)?(?:应)?(?:为|是)|应为|实为|实际(?:上)?为"
+    r"|\b(?:the )?(?:correct|right|actual) (?:figure|number|value|result) (?:is|was)\b"
+    r"|\bshould (?:have )?(?:read|said|been)\b",
+    re.I,
+)
+
+
+MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测", re.I)
+
+
+LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
+
+
+WORKLOAD_HINT = re.compile(
+    r"\d\s*k\b|\d{3,}\s*(?:input|prompt|token)|上下文|输入|long[- ]context|multi[- ]turn|多轮", re.I
+)
+
+
+LIST_NUMBER = re.compile(r"\s*\(?\d{1,2}[.)]\s*")
+
+
+LIST_JOINT = re.compile(r"\s*(?:,|、|，)?\s*(?:and|和|及|与)?\s*", re.I)
+
+
+RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.I)
+
+
+AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
+
+
+COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")

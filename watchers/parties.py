@@ -1,0 +1,903 @@
+"""Who measured: the parties an item names, who ran each figure, and whether it was a run of the
+subject at all. Pure; mixed into `watchers.extract.Reading`."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from watchers.context import NOT_FACT, PLANNED, statuses
+from watchers.figures import OTHER_MODELS, _merge
+from watchers.quantities import quantities
+
+
+class PartyReading:
+    """The who-measured half of a reading: methods of `Reading`, which holds the state."""
+
+    # ------------------------------------------------------------ who measured
+
+    @property
+    def measurement(self) -> tuple[str, bool, dict]:
+        """(who: "independent" | "owner" | "", full: bool, the run's conditions)."""
+        if not hasattr(self, "_measurement"):
+            self._measurement = self._measure()
+        return self._measurement
+
+    def _measure(self) -> tuple[str, bool, dict]:
+        spec = self.subject.measurement
+        if spec is None and not self.subject.implies:
+            return "", False, {}  # a subject with no measurement claim: nobody's run moves it
+        who, conditions, named = "", {}, set()
+        full = False
+        verbs = self.rules.verbs
+        for number, read in enumerate(self.analysed):
+            sentence, text, lowered = read.sentence, read.sentence.text, read.lowered
+            if verbs.narrowed(lowered) is None:
+                continue  # no measuring word: nobody measures in this sentence
+            spots = self._spot_checks(number)
+            if spots is None or not self._on_topic(number):
+                continue
+            for clause in sentence.clauses:
+                if any(clause.start <= at < clause.end for at in spots):
+                    continue  # "SemiAnalysis watched OpenAI run it": nobody independent ran it
+                found, at = self._measuring(number, clause)
+                if not found:
+                    continue
+                who = max((who, found), key=PARTY_RANK.index)
+                conditions = _merge(conditions, self.conditions_in(text, number))
+                if "negated" not in statuses(read.scopes, clause.start, clause.end):
+                    # a row whose measured cell says "未测", "not run" names a model not run
+                    # (not those of a clause that is a plan: "R1 和 Kimi 的测试将于年内完成")
+                    named |= {
+                        name
+                        for at, name in self.models[number]
+                        if not self._clause_status(number, at) & (NOT_FACT | PLANNED)
+                    }
+                if spec and spec.full_cues:
+                    # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
+                    full = full or any(
+                        self._says_full(spec.full_cues, n)
+                        for n in (number - 1, number, number + 1)
+                        if 0 <= n < len(self.analysed)
+                    )
+        if who:
+            for number in self._answers():  # "Q: What did you run? A: All three models, …"
+                named |= {name for _, name in self.models[number]}
+                full = full or bool(
+                    spec and spec.full_cues and self._says_full(spec.full_cues, number)
+                )
+        if self._tracked and self._tracked <= named:
+            full = True  # every model the claims track was run
+        if who and self._left_out():
+            return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
+        return who, full, conditions
+
+    def _clause_status(self, number: int, at: int) -> set[str]:
+        """The categories that take any of the clause around `at` out of plain assertion."""
+        read = self.analysed[number]
+        clause = read.sentence.clause_at(at)
+        return statuses(read.scopes, clause.start, clause.end)
+
+    def _answers(self) -> list[int]:
+        """The sentences that answer a question about the run ("What did you run?", "测了哪些
+        模型？"): the one after it, when it is no question itself."""
+        out = []
+        for number, read in enumerate(self.analysed[:-1]):
+            text = read.sentence.text
+            if "?" not in text or self.rules.verbs.narrowed(read.lowered) is None:
+                continue
+            asks = any(
+                self.asserted(number, m.start()) == "question"
+                for m in self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered)
+            )
+            if asks and "question" not in {s.category for s in self.analysed[number + 1].scopes}:
+                out.append(number + 1)
+        return out
+
+    def _spot_checks(self, number: int) -> list[int] | None:
+        """Where sentence `number` speaks of a spot check or of watching others run it; None when
+        the whole sentence does, unless it sets a run of the party's own against it ("与 8 月只是
+        在现场见证不同，这一次…亲手跑了", "rather than watching")."""
+        spec = self.subject.measurement
+        read = self.analysed[number]
+        if not (spec and spec.spot_check):
+            return []
+        found = [
+            m.start() for m in spec.spot_check.finditer(read.sentence.text, lowered=read.lowered)
+        ]
+        if not found:
+            return []
+        return found if UNLIKE_BEFORE.search(read.sentence.text) else None
+
+    def _left_out(self) -> bool:
+        """Does the item say the subject was not part of the run?"""
+        for number, mentions in enumerate(self.mentions):
+            text = self.analysed[number][0].text
+            for m in mentions:
+                if m.ours and (
+                    LEFT_OUT_BEFORE.search(text[max(0, m.start - 12) : m.start])
+                    or LEFT_OUT_AFTER.match(text, m.end)
+                ):
+                    return True
+        return False
+
+    def _says_full(self, cues: re.Pattern, number: int) -> bool:
+        text = self.analysed[number][0].text
+        return any(self.asserted(number, m.start(), m.end()) is None for m in cues.finditer(text))
+
+    def _measuring(self, number: int, clause) -> tuple[str, int]:
+        """Who measures in this clause, at its first measuring word that has a party."""
+        text = self.analysed[number][0].text
+        # a measuring phrase starts in the clause and may run past it ("pushing A, B and C through")
+        for verb in self._verbs(number):
+            at = verb.start()
+            if at < clause.start:
+                continue
+            if at >= clause.end:
+                break
+            if self.asserted(number, at) is not None or not self._measures_subject(number, at):
+                continue
+            found = (
+                self._who(text, at, number)
+                or (
+                    verb.end() - at > 12 and self._who(text, verb.end(), number)
+                )  # "发布了自己…的结果"
+                or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
+                or self._same_party(number, at)
+            )
+            if not found and number in self.turns and self._dropped_subject(number, clause, at):
+                found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
+            if not found and RERUN.match(text, at):
+                found = "someone"  # "复测", "re-tested": a new run, by a party not named
+            if found:
+                return found, at
+        return "", -1
+
+    def _dropped_subject(self, number: int, clause, at: int) -> bool:
+        """Does a speaker's clause open on the measuring verb, with no subject ("只测了 Kimi K2.5",
+        "后来又跑了一轮")? Its subject is the speaker."""
+        text = self.analysed[number][0].text
+        label = SPEAKER.match(text) if clause.start == 0 else None
+        lead = text[label.end() if label else clause.start : at]
+        return bool(DROPPED_LEAD.fullmatch(lead.strip()))
+
+    def _verbs(self, number: int) -> list[re.Match]:
+        """The measuring words of sentence `number`, found once."""
+        found = self._verbs_in.get(number)
+        if found is None:
+            read = self.analysed[number]
+            text = read.sentence.text
+            found = list(self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered))
+            self._verbs_in[number] = found
+        return found
+
+    def _first_after(self, text: str, at: int, number: int) -> str:
+        """ "Running X on hardware it operated itself, the research firm found …": a sentence that
+        opens on a participle has its party after it."""
+        if text[:at].strip(" \"'“‘(—-"):
+            return ""
+        parties = [
+            p for p in self._parties(text, number) if p[0] > at and self._stated(number, p[0])
+        ]
+        return parties[0][1] if parties else ""
+
+    def _paired(self, number: int) -> bool:
+        """Does the sentence put the subject and another device side by side ("X against Y",
+        "在X和Y上跑")?"""
+        text = self.analysed[number][0].text
+        spans = []
+        for pattern, ours in ((self.subject.names, True), (self.subject.others, False)):
+            if pattern is not None:
+                spans += [
+                    (m.start(), m.end(), ours)
+                    for m in pattern.finditer(text)
+                    if not DEVICE_WORDS.match(text, m.end())  # "against Jalapeño's claims"
+                ]
+        spans.sort()
+        return any(
+            a[2] != b[2]
+            and (
+                PAIR_JOIN.fullmatch(text[a[1] : b[0]])
+                # "Rubin 每兆瓦产出比他们手上的 Jalapeño 高出约 11%": compared, so both were run
+                or (b[0] - a[1] <= 40 and PAIR_COMPARED.search(text, a[1], b[0]))
+            )
+            for a, b in zip(spans, spans[1:], strict=False)
+        )
+
+    def _same_party(self, number: int, at: int) -> str:
+        """ "It ran …", "该实验室跑了…": a pronoun or a definite party carries on the independent
+        party named in the sentence before."""
+        if number == 0:
+            return ""
+        text = self.analysed[number][0].text
+        if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
+            return ""  # a party of its own is named: it is not the one before
+        kinds: set[str] = set()
+        for earlier in range(number - 1, max(-1, number - 4), -1):  # the nearest that names one
+            kinds = {
+                kind
+                for where, kind in self._parties(self.analysed[earlier][0].text, earlier)
+                # "在第三方复测出来之前": nobody ran anything; a correction's withdrawn sentence
+                # still names who measured ("误写为 7.9 万…经核实，实测值为 8.9 万")
+                if self._done(earlier, where) or self.asserted(earlier, where) == "retracted"
+            }
+            if kinds:
+                break
+        if kinds == {"independent"}:
+            return "independent"
+        if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
+            return "owner"
+        return ""
+
+    def _on_topic(self, number: int) -> bool:
+        """A sentence about the subject's benchmarks: it names the subject, a tracked model or a
+        figure (not, say, an evaluation of a language model that mentions the chip in passing)."""
+        sentence = self.analysed[number][0]
+        mentions = self.mentions[number]
+        if any(m.ours for m in mentions):
+            return True
+        tracked = [name for _, name in self.models[number] if name != OTHER_MODELS]
+        if tracked or any(self._metric(sentence.text, q) for q in quantities(sentence.text)):
+            return True
+        # a sentence naming nothing else carries on the item's story
+        return not mentions and not self.models[number]
+
+    def _measures_subject(self, number: int, at: int) -> bool:
+        """The device a sentence measures is the first one it names before the measuring word
+        (its subject), else the one the item was last about."""
+        text = self.analysed[number].sentence.text
+        # a clause of its own after a semicolon measures what it names
+        start = max(text.rfind(";", 0, at), text.rfind("；", 0, at)) + 1
+        end = min(
+            (i for i in (text.find(";", at), text.find("；", at)) if i >= 0), default=len(text)
+        )
+        mentions = [m for m in self.mentions[number] if start <= m.start < at]
+        if not (mentions and mentions[0].ours) and self._paired(number):
+            return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
+        verb_end = VERB_WORD.match(text, at)
+        right = verb_end.end() if verb_end else at
+        object_ = [m for m in self.mentions[number] if right <= m.start <= right + 12]
+        if object_ and OBJECT_GAP.fullmatch(text, right, object_[0].start):
+            return object_[0].ours  # "the lab measured Jalapeño at 81.6 million": its object
+        # "We had no access to a Jalapeño system, so we re-measured the comparator": a
+        # negated stretch before the run names what was not run
+        stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
+        if stated:
+            return stated[0].ours
+        if mentions:  # only negated ones before: the run is of what its own clause names
+            clause = self.analysed[number].sentence.clause_at(at)
+            named = [m for m in self.mentions[number] if at <= m.start < clause.end]
+            return named[0].ours if named else mentions[0].ours
+        after = [m for m in self.mentions[number] if at <= m.start < end]
+        if after and start > 0:
+            return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
+        if not self.mentions[number]:
+            # a run carries on the device the story was last about ("Amazon ran the tests
+            # itself" after a sentence about Trainium3), or on both ("It ran all three models
+            # on both")
+            both = BOTH.search(text)
+            for earlier in range(number - 1, self.sections[number] - 1, -1):
+                if self.mentions[earlier]:
+                    if both:
+                        return any(m.ours for m in self.mentions[earlier])
+                    return self.mentions[earlier][0].ours
+        if (
+            number
+            and any(m.ours for m in self.mentions[number - 1])
+            and any(BOTH.search(self.analysed[n][0].text) for n in (number - 1, number))
+        ):
+            return True  # "把两者放在一起跑。这一次三款模型都测了": both devices were run
+        return self.about_subject(number, at)
+
+    def _who(self, sentence: str, at: int, number: int | None = None) -> str:
+        """Who measured: the last party named before the measuring word, or after "by" (a party
+        in a negated stretch, "第三方复测还没跟上", measured nothing)."""
+        masked = _mask_independence(sentence)
+        parties = [p for p in self._parties(sentence, number) if self._stated(number, p[0])]
+        before = sorted(p for p in parties if p[0] <= at)
+        after = sorted(p for p in parties if at < p[0] <= at + 40)
+        agent = before[-1][1] if before else None
+        if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
+            # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
+            agent = before[0][1]
+        passive = re.search(r"\bby\b|由|被", masked[at : at + 40]) or re.match(
+            r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
+        )  # "benchmarked outside OpenAI", "re-tested independently"
+        if after and passive:
+            agent = after[0][1]
+        elif (
+            agent is None
+            and after
+            and OWN_PLACE.search(masked, max(0, after[0][0] - 20), after[0][0])
+        ):
+            agent = after[0][1]  # "SemiAnalysis has finished running Jalapeño in its own lab"
+        if agent is None:
+            said = ATTRIBUTION.search(masked)
+            if said:  # wire copy: "… measured output speed … to 1,612, OpenAI said on its blog"
+                agent = (
+                    "owner"
+                    if self._speaker(masked)
+                    == "owner"  # "…, an engineer wrote on the company's blog"
+                    else next((kind for at_, kind in parties if at_ >= said.start()), None)
+                )
+        if agent == "owner":
+            new = (
+                self.rules.new_run.search(masked)
+                or self._beyond_claims(sentence)
+                or (
+                    RAN_VERB.search(masked, at, at + 24) and self._beyond_claims(sentence, ran=True)
+                )
+            )
+            return "owner" if new else ""
+        return agent or ""
+
+    def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
+        """Where the sentence names a party, and whether it is the owner or independent. A bare
+        "the team", "团队" (sentence `number` of the item) is the party named before it."""
+        found = self._named_parties(sentence, number)
+        if number is None:
+            return found
+        out = []
+        for at, kind in found:
+            if kind == "independent" and _bare(sentence, at):
+                kind = self._antecedent(number, at, found)
+            out.append((at, kind))
+        return out
+
+    def _antecedent(self, number: int, at: int, found: list[tuple[int, str]]) -> str:
+        """The kind of the party a bare one refers to: the first named earlier in its sentence,
+        else the first named in the nearest sentence before that names one (a sentence's
+        subject comes first); independent when none was."""
+        sentence = self.analysed[number][0].text
+        before = [kind for where, kind in found if where < at and not _bare(sentence, where)]
+        if before:
+            return before[0]
+        for earlier in range(number - 1, self.sections[number] - 1, -1):
+            text = self.analysed[earlier][0].text
+            named = [k for where, k in self._named_parties(text) if not _bare(text, where)]
+            if named:
+                return named[0]
+        return "independent"
+
+    def _named_parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
+        masked = _mask_independence(sentence)
+        owner = self.subject.owner
+        parties = []
+        we = (
+            "owner" if number is not None and number in self.owner_quotes else self._speaker(masked)
+        )
+        for kind, pattern in (
+            ("owner", owner),
+            ("independent", self.rules.independent),
+            (we, self.rules.first_person),
+        ):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(masked):
+                if kind == "owner" and (
+                    self._names_product(masked, m.start(), m.end())
+                    or OWNERS_FIGURE.match(masked, m.end())
+                    or OWNERS_WORK.match(masked, m.end())
+                    or SUPPLIER.match(masked, m.end())
+                    or LENT_BY.search(masked, max(0, m.start() - 60), m.start())
+                    or OBJECT_MARK.search(masked, max(0, m.start() - 4), m.start())
+                ):
+                    continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
+                owners = [at for at, k in parties if k == "owner"]  # found first, just above
+                if kind == "independent" and RENTED_FROM.search(
+                    masked, max(0, m.start() - 40), m.start()
+                ):
+                    continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
+                if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
+                    parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
+                elif (
+                    kind == "independent"
+                    and REFLEXIVE.search(m.group(0))
+                    and any(o < m.start() for o in owners)
+                    and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
+                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back)
+                    parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
+                elif (
+                    kind == "independent"
+                    and owner is not None
+                    and _owned(owner, masked, m.start(), owners)
+                ):
+                    parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
+                else:
+                    parties.append((m.start(), kind))
+        parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
+        parties += self._named_runners(masked, parties)
+        return sorted(parties)
+
+    def _quotes_of_owner(self) -> frozenset[int]:
+        """Quoted sentences the next sentence gives to the owner ("“…我们在 B0 上跑了…。”" then
+        "OpenAI 硬件团队一位工程师在公司技术博客中写道。")."""
+        owner = self.subject.owner
+        if owner is None or not any(q in self.text for q in ("”", '"', "」")):
+            return frozenset()
+        out = set()
+        for number in range(len(self.analysed) - 1):
+            text = self.analysed[number].sentence.text.strip()
+            said = self.analysed[number + 1].sentence.text
+            quoted = text.startswith(("“", '"', "「")) or text.endswith(("”", '"', "」"))
+            if (
+                quoted
+                and ATTRIBUTED_LINE.match(said)
+                and (owner.search(said) or THE_COMPANY.search(said))
+            ):
+                out.add(number)
+        return frozenset(out)
+
+    def _speaker(self, sentence: str) -> str:
+        """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
+        ('"We measured 1,512 …," the company wrote', '"…," OpenAI's inference lead said'), else
+        who "we" is in the item."""
+        owner = self.subject.owner
+        if owner is None:
+            return self._first_person
+        said = ATTRIBUTION.search(sentence)
+        if said and (
+            THE_COMPANY.search(sentence, said.start()) or owner.search(sentence, said.start())
+        ):
+            return "owner"
+        # "OpenAI 工程师：我们在 B0 上跑了", "OpenAI … 称“我们测了…”": said in the owner's voice
+        lead = SAID_BY.match(sentence)
+        if lead and owner.search(lead.group(0)):
+            return "owner"
+        return self._first_person
+
+    def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
+        "SemiAnalysis measured", and a firm the item introduced, named again ("Brightline
+        Systems, which benchmarks…" then "Brightline ran the workload"). Not the owner, nor a
+        device or a model, nor a name a party word already covers."""
+        spots = [
+            (m.start("name"), m.group("name"))
+            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER)
+            for m in pattern.finditer(text)
+        ]
+        if self.firms is not None:
+            spots += [(m.start(), m.group(0)) for m in self.firms.finditer(text)]
+        out = []
+        for at, name in spots:
+            if any(at <= party < at + len(name) for party, _ in found) or not self._a_firm(name):
+                continue
+            out.append((at, "independent"))
+        return out
+
+    def _a_firm(self, name: str) -> bool:
+        """Could this name be a firm's: not a model ("Kimi K2.6"), the owner or a device?"""
+        if any(ch.isdigit() for ch in name):
+            return False
+        return not any(
+            pattern is not None and pattern.search(name)
+            for pattern in (
+                self.subject.owner,
+                self.subject.names,
+                self.subject.direct,
+                self.subject.others,
+            )
+        )
+
+    def _item_firms(self) -> re.Pattern | None:
+        """Names the item introduces as a firm that tests ("Brightline Systems, which benchmarks
+        inference hardware", "Fieldnote's DeepSeek R1 run", "Halden Labs has re-run"): the
+        whole name and its first word."""
+        words = set()
+        for name in firm_names(self.text):
+            if self._a_firm(name):
+                words.add(name)
+                first = name.split()[0]
+                if len(first) >= 4:
+                    words.add(first)
+        return firm_pattern(tuple(sorted(words))) if words else None
+
+    def _beyond_claims(self, sentence: str, ran: bool = False) -> bool:
+        """A run under conditions none of the subject's own claims holds (B0 silicon, MTP on;
+        a comparator's claims do not count) is a new run even when its owner does not say so.
+        `ran`: the sentence says the subject was run ("我们在 B0 上跑了"), so a claim of a stated
+        figure (B0's compute rating) holds no run of those conditions."""
+        spec = self.subject.measurement
+        if spec is None or not spec.new_conditions:
+            return False
+        stated = self.conditions_in(sentence)
+        stated_only = {m.id for m in self.subject.metrics if m.disclosure} if ran else set()
+        held = [
+            ref.conditions
+            for (subject, metric, _), refs in self.index.by_metric.items()
+            if subject == self.subject.id and metric not in stated_only
+            for ref in refs
+        ]
+        return any(
+            key in spec.new_conditions
+            and any(key in c for c in held)
+            and not any(c.get(key) == value for c in held)
+            for key, value in stated.items()
+        )
+
+    def _names_product(self, text: str, start: int, end: int) -> bool:
+        """Does the owner's name at [start, end) name the product ("OpenAI's Jalapeño", "OpenAI
+        芯片")?"""
+        direct = self.subject.direct
+        if direct is not None and direct.match(text, start):
+            return True
+        rest = POSSESSIVE.sub("", text[end : end + 12], count=1)
+        names = self.subject.names
+        return bool(names and names.match(rest))
+
+    @property
+    def _tracked(self) -> set[str]:
+        """The models the subject's claims track."""
+        return {m for (subject, _, m) in self.index.by_metric if subject == self.subject.id and m}
+
+    def level(self) -> str:
+        who, full, _ = self.measurement
+        # the run's own figures cover every tracked model: "DeepSeek R1: 17.9k. Kimi K2.5: 16.4k."
+        full = full or bool(self._tracked and self._tracked <= self.ran_models)
+        spec = self.subject.measurement
+        if who == "independent" and spec:
+            return spec.full if full else spec.partial
+        if who == "owner" and spec:
+            return spec.owner_level
+        return ""
+
+
+@lru_cache(maxsize=1024)
+def firm_names(text: str) -> tuple[str, ...]:
+    """Capitalised names an item introduces as a firm, or gives a run to (cached: each subject's
+    reading of an item asks)."""
+    names = {m.group("name") for m in FIRM_INTRO.finditer(text)}
+    names |= {m.group("name") for m in FIRM_WORK.finditer(text)}
+    names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
+    names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
+    names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
+    names |= {m.group("name") for m in ZH_FIRM_REPORT.finditer(text)}
+    return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT))
+
+
+@lru_cache(maxsize=1024)
+def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
+    """The names as whole words (a Chinese name has no spaces around it to stand between)."""
+    ordered = sorted(words, key=len, reverse=True)
+    latin = "|".join(re.escape(w) for w in ordered if w.isascii())
+    chinese = "|".join(re.escape(w) for w in ordered if not w.isascii())
+    parts = ([rf"(?<![\w-])(?:{latin})(?![\w-])"] if latin else []) + ([chinese] if chinese else [])
+    return re.compile("|".join(parts))
+
+
+def _bare(text: str, at: int) -> bool:
+    """Is the party word at `at` a bare "the team", "engineers", "团队", naming nobody by itself?"""
+    word = BARE_PARTY.match(text, at)
+    return (
+        bool(word)
+        and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
+        and not NAMED_AFTER.match(text, word.end())  # "Researchers at ETH Zurich" name someone
+    )
+
+
+def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
+    """Is the party word at `at` the owner's own ("OpenAI's hardware team", "OpenAI内部团队", or,
+    once the owner has been named as a party before it, "公司已在自家实验室", "in its own lab")?
+    `owners`: where the sentence names the owner as a party (not "OpenAI's Jalapeño"). The
+    owner's customers and tenants are not the owner ("拿到 OpenAI 试用权的客户")."""
+    if CUSTOMER.match(text, at):
+        return False
+    if OWN_WORD.search(text[max(0, at - 10) : at]) and any(o < at for o in owners):
+        return True
+    before = text[max(0, at - 28) : at]
+    found = list(owner.finditer(before))
+    if not found:
+        return False
+    match = found[-1]
+    between = before[match.end() :]
+    if SUPPLIER.match(between):
+        return False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, not its own party
+    if PHRASE_BREAK.search(between):
+        return False  # "OpenAI's Jalapeño in an independent head-to-head": another phrase
+    return bool(
+        re.fullmatch(
+            r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
+        )
+    )
+
+
+PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
+
+
+RERUN = re.compile(
+    r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
+    re.I,
+)
+
+
+# the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
+# the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
+OWNERS_WORK = re.compile(
+    r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
+    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
+    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准)",
+    re.I,
+)
+
+
+OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+
+
+# the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
+LEFT_OUT_BEFORE = re.compile(
+    r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
+    r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
+    r"|re-?measure|run|test|measure|benchmark)\s+$",
+    re.I,
+)
+
+
+LEFT_OUT_AFTER = re.compile(
+    r"\s*(?:itself\s+)?(?:was|were|is)\s+not\s+(?:part of|included in|among|in)\s+(?:the|this|that)\s+"
+    r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)"
+    r"|\s*(?:芯片)?\s*(?:无关|没有关系|毫无关系)",
+    re.I,
+)
+
+
+REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
+
+
+# a transcript's turn: a short name, a role or 问/答 before a colon at the start of a line
+SPEAKER = re.compile(
+    r"\s*([A-Z][A-Za-z.'’ -]{1,24}|[\u4e00-\u9fff]{1,4})(?:\s*\([^)]{0,80}\))?\s*:\s*"
+)
+
+
+DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
+
+
+PARTICIPLE = re.compile(r"\w+ing\b", re.I)
+
+
+# the speaker's own: "in our own lab", "我们的团队"
+FIRST_PERSON_OWN = re.compile(
+    r"(?:\b(?:our|my)\s+(?:own\s+)?|我们(?:的|在|自己的)?|我的)\s*$", re.I
+)
+
+
+# a capitalised name right before a measuring verb: "Kestrel Analytics has now re-run …"
+# (a name of two words or more, or one with a capital inside: "Halden Labs", "SemiAnalysis";
+# never a pronoun or a line's label such as "Silicon tested:")
+NAMED_RUNNER = re.compile(
+    r"(?:^|[,;:—]\s*|\b(?:and|that|as|after|when|where)\s+)"
+    r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
+    r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run"
+    r"|clocks|measures|re-?tests|re-?runs|re-?measures)\b"
+    r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
+)
+
+
+# a name (not the owner's: checked by the caller's order) right before "自己", "itself"
+NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
+
+
+CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
+
+
+# a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
+UNLIKE_BEFORE = re.compile(
+    r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
+    re.I,
+)
+
+
+# a verb that says the device was run, not that a figure was disclosed or reached
+RAN_VERB = re.compile(
+    r"跑|实测|测了|测得|\b(?:ran|run|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
+)
+
+
+RENTED_FROM = re.compile(
+    r"\b(?:rented|leased|borrowed|bought|sourced|hired)\s+(?:[\w-]+\s+){0,2}?from\s+(?:an?\s+|the\s+)?$"
+    r"|(?:租自|借自|购自)\s*$",
+    re.I,
+)
+
+
+PHRASE_BREAK = re.compile(r"\b(?:in|on|at|for|by|from|with|than|and|of)\b", re.I)
+
+
+VERB_WORD = re.compile(r"[\w-]+")
+
+
+OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|openai's|nvidia's)\s+)?", re.I)
+
+
+SAID_RUNNER = re.compile(
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))"
+    r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
+    r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
+    r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
+)
+
+
+# a name a run is done by: "Runs submitted and executed by Nimbus Cloud on its own cluster"
+BY_RUNNER = re.compile(
+    r"\b(?:ran|run|runs|executed|performed|conducted|carried out|measured|tested|benchmarked"
+    r"|re-?run|re-?tested|re-?measured|audit|study|evaluation|re-?test|replication)"
+    r"\s+(?:and\s+\w+\s+)?(?:independently\s+)?by\s+(?:the\s+)?"
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))",
+    re.I,
+)
+
+
+# a Chinese name that opens a sentence and publishes a report: "钛度周三发布报告"
+ZH_FIRM_REPORT = re.compile(
+    r"(?:^|(?<=[，,。；;\n]))\s*(?P<name>[\u4e00-\u9fff]{2,4}?)"
+    r"(?=\s*(?:周[一二三四五六日]|今天|昨天|昨日|日前|近日|本周|上周)?\s*(?:发布|公布|晒出|发表)了?"
+    r"(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分))"
+)
+
+
+# a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
+FIRM_INTRO = re.compile(
+    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group"
+    r"|cloud|operator|customer)\b"
+    r"|\s+is\s+(?:one of\s+(?:a handful of|several|many|the|few)|a|an)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:clouds?|providers?|labs?|firms?|compan(?:y|ies)|consultanc(?:y|ies)|startups?|operators?"
+    r"|customers?|test houses?)\b"
+    r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results"
+    r"|measurements|replication|re-?test|study|evaluation|paper)\b"
+    r"|\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
+    r"(?:[\w/-]+\s+){0,3}?(?:numbers|results|figures|measurements)\b)"
+)
+
+
+# a name, one word or more, that owns a test: "Brightline's full Jalapeño replication"
+FIRM_WORK = re.compile(
+    r"(?P<name>(?-i:[A-Z][\w.&-]+(?:\s+(?:&\s+)?[A-Z][\w.&-]+){0,3}))(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
+    r"(?:run|runs|test|tests|re-?test|replication|benchmark|measurements|study|evaluation)\b"
+)
+
+
+# words that start a capitalised stretch but name no firm
+FIRM_NOT = {
+    "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
+    "It", "In", "On", "At", "For", "By", "With", "And", "But", "So", "As", "When", "After",
+    "Nvidia", "Google", "Amazon", "Microsoft", "Meta", "AMD", "Intel", "Broadcom", "TSMC",
+    "官方", "公司", "该公司", "团队", "他们", "我们", "对方", "双方", "媒体", "外媒", "记者", "随后",
+    "此前", "同时", "另外", "此外", "今天", "昨天", "目前", "近日", "日前", "本周", "上周",
+}  # fmt: skip
+
+
+# where a run took place, said after it: "running Jalapeño in its own lab"
+OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
+
+
+# the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
+OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
+
+
+# the owner lending, said in the passive: "who were loaned two boards by OpenAI"
+LENT_BY = re.compile(
+    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    r"|\b(?:loaner|loaned|borrowed|on loan|lent)\b[^.;]{0,40}\bfrom\s+$",
+    re.I,
+)
+
+
+# the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
+SUPPLIER = re.compile(
+    r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
+    r"|\s*(?:出借|借出|借给|提供|寄送|送来|借的)|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
+    re.I,
+)
+
+
+# party words that name nobody by themselves, and what may stand before them then
+BARE_PARTY = re.compile(
+    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员"
+    r"|负责人",
+    re.I,
+)
+
+
+NAMED_AFTER = re.compile(r"\s+(?:at|from|of|in|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
+
+
+BARE_BEFORE = re.compile(
+    r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
+    r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
+    r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
+    r"|该|这个|这支|这家|此|其)$",
+    re.I,
+)
+
+
+# a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
+OWN_WORD = re.compile(
+    r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
+    r"|自家|自有|自己的|公司内部|内部|公司的?)\s*$",
+    re.I,
+)
+
+
+POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\s*)?")
+
+
+PAIR_JOIN = re.compile(
+    r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
+    r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
+    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?"
+    r"(?:(?:one|two|three|four|\d+|loaned|rented|borrowed|its|their|own|a0|b0)\s+){0,3}",
+    re.I,
+)
+
+
+# a device's published words, not the device: "Jalapeño's claims", "GB300's figures"
+DEVICE_WORDS = re.compile(
+    r"(?:'s|’s)\s+(?:claims?|figures?|numbers?|results?|data|headline)\b", re.I
+)
+
+
+PAIR_COMPARED = re.compile(
+    r"\b(?:than|vs\.?|versus|against|ahead of|outperform\w*|beat|beats|edged out|level with)\b"
+    r"|比|领先|落后|对比|相比|持平|打平",
+    re.I,
+)
+
+
+BOTH = re.compile(
+    r"\bboth (?:systems|chips|devices|machines)\b|\bside by side\b|两者|二者|双方|同台|放在一起",
+    re.I,
+)
+
+
+# who a sentence is attributed to, at its end: ", OpenAI said on its engineering blog."
+ATTRIBUTION = re.compile(
+    r",\s*(?:according to\s+[^,;]{1,60}|[^,;]{1,40}?\s(?:said|says|reported|wrote|added|announced)"
+    r"(?:\s+(?:on|in)\s+[^,;]{1,80})?)\s*[.。]?\s*$"
+    r"|[”\"」]\s*[^。，,“”\"]{1,50}?(?:写道|表示|说|称|指出)\s*[。.]?\s*$",  # "“…”OpenAI 一位工程师写道。"
+    re.I,
+)
+
+
+# who speaks a sentence that opens on them: "OpenAI 工程师：…", "OpenAI 发布更新，称“…"
+SAID_BY = re.compile(r"[^:：“\"「。]{1,40}?(?:[:：]|(?:称|表示|说|写道|指出)\s*[:：]?\s*[“\"「])")
+
+
+# a sentence that only says who said the one before: "OpenAI 的一位工程师在博客中写道。"
+ATTRIBUTED_LINE = re.compile(
+    r"[^。.!?？！“”\"]{1,60}?(?:写道|表示|说|称|指出|\bwrote\b|\bsaid\b|\badded\b)[^。.!?？！“”\"]{0,60}[。.]?\s*$",
+    re.I,
+)
+
+
+THE_COMPANY = re.compile(
+    r"\bthe (?:company|firm's (?:own )?team)\b|该公司|公司方面|公司(?:技术|官方)?博客", re.I
+)
+
+
+SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
+
+
+PRONOUN_AGENT = re.compile(
+    r"^\s*(?:it|they|the (?:lab|team|group|researchers|firm|company|tester)|its (?:engineers|team)|该(?:实验室|团队|机构|公司)|他们|其)\b"
+    r"|\b(?:their|its) own\b|他们自己|其自有",
+    re.I,
+)
+
+
+INDEPENDENCE = re.compile(
+    r"\bno (?:ties|affiliation|relationship|connection)\b[^,;.]*|\bnot (?:affiliated|connected|associated|tied)\b[^,;.]*"
+    r"|\bunaffiliated with\b[^,;.]*|\bindependent (?:of|from)\b[^,;.]*|\b(?:has |have )?never worked (?:for|with)\b[^,;.]*"
+    r"|[（(]\s*非[^）)]{0,20}[）)]"
+    r"|与[^，,。]{1,16}?无(?:任何)?(?:关|关联|利益关系)",
+    re.I,
+)
+
+
+def _mask_independence(text: str) -> str:
+    """A clause without its "no ties to <owner>": naming the owner there says nothing of who ran it."""
+    return INDEPENDENCE.sub(lambda m: " " * len(m.group(0)), text)
