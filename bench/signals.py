@@ -78,7 +78,7 @@ def report(name, items, outcomes, limit) -> None:
 def forget_texts() -> None:
     """Empty the caches keyed by a sentence's text, so every pass reads every text as new, as a
     poll does: a pass must not time the one before it."""
-    from watchers import context, parties, quantities
+    from watchers import context, needles, parties, quantities
 
     for cached in (
         context._masked,
@@ -87,6 +87,7 @@ def forget_texts() -> None:
         parties.firm_names,
     ):
         cached.cache_clear()
+    needles.forget()
 
 
 def speed(items, specs, table, repeat) -> None:

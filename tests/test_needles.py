@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from watchers.context import cues
 from watchers.extract import rules
-from watchers.needles import Alternatives, needles
+from watchers.needles import Alternatives, needles, present
 
 PATTERNS = [
     r"independent(?:ly)? re-?test",
@@ -78,3 +78,21 @@ def test_the_cue_and_signal_tables_match_as_their_whole_alternations(text):
         assert [m.span() for m in alternatives.finditer(text)] == [
             m.span() for m in whole.finditer(text)
         ]
+
+
+def test_every_needle_in_a_text_is_found_also_inside_and_overlapping_others():
+    Alternatives([r"re-test(?:ed)?", r"tested by", r"test\b", r"测试", r"复测试"])
+    found = present("re-tested by a lab; 复测试")
+    assert {"re-test", "tested by", "test", "测试", "复测试"} <= found
+    assert "re-test" not in present("a retest")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=12).map("".join))
+def test_the_needles_found_in_a_text_are_those_it_holds(text):
+    Alternatives(PATTERNS)
+    lowered = text.lower()
+    found = present(lowered)
+    for words in (needles(re.compile(p, re.I)) for p in PATTERNS):
+        for word in words or ():
+            assert (word in found) == (word in lowered)

@@ -1,5 +1,6 @@
 """Literal prefilters for regular expressions: the words a pattern cannot match without, so a
-text holding none of them is passed over with a substring test instead of a regex search. Pure.
+text holding none of them is passed over without a regex search. Every needle of every pattern is
+found in a text in one pass, once per text. Pure.
 
 A pattern's needles are lower-case strings such that every match contains at least one of them
 (in a lower-cased text). A pattern with no such words (a bare digit class, an optional group) has
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache
+
+import ahocorasick
 
 try:  # the parser behind re.compile; its name changed in Python 3.11
     from re import _constants as _c
@@ -94,27 +97,39 @@ class Alternatives:
         self.full = re.compile("|".join(f"(?:{p})" for p in self.parts), flags)
         self.pattern, self.flags = self.full.pattern, self.full.flags
         self.words = tuple(_needles(p, flags) for p in self.parts)
-        # every part's needles at once: a text with none of them is passed over in one loop
-        self.union = None if None in self.words else frozenset().union(*self.words)
+        # every part's needles at once: a text with none of them cannot match at all
+        self.known = frozenset().union(*(words for words in self.words if words))
+        self.union = None if None in self.words else self.known
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
+        self._by_hits: dict[frozenset[str], re.Pattern | None] = {}
+        _learn(self.known)
 
     def narrowed(self, lowered: str) -> re.Pattern | None:
         """The alternation of the parts that may match this lower-cased text; None: none may."""
-        if self.union is not None and not _any_in(self.union, lowered):
+        hits = self.known & present(lowered)
+        if not hits and self.union is not None:
             return None
+        try:
+            return self._by_hits[hits]
+        except KeyError:
+            pass
         keep = tuple(
-            i for i, words in enumerate(self.words) if words is None or _any_in(words, lowered)
+            i for i, words in enumerate(self.words) if words is None or not words.isdisjoint(hits)
         )
         if not keep:
-            return None
-        if len(keep) == len(self.parts):
-            return self.full
-        found_pattern = self._subsets.get(keep)
-        if found_pattern is None:
-            found_pattern = self._subsets[keep] = re.compile(
-                "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
-            )
-        return found_pattern
+            found = None
+        elif len(keep) == len(self.parts):
+            found = self.full
+        else:
+            found = self._subsets.get(keep)
+            if found is None:
+                found = self._subsets[keep] = re.compile(
+                    "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
+                )
+        if len(self._by_hits) >= _HELD:
+            self._by_hits.clear()
+        self._by_hits[hits] = found
+        return found
 
     def _for(self, text: str, lowered: str | None) -> re.Pattern | None:
         return self.narrowed(text.lower() if lowered is None else lowered)
@@ -144,8 +159,44 @@ class Alternatives:
         return pattern.sub(repl, text, count) if pattern is not None else text
 
 
-def _any_in(words: frozenset[str], lowered: str) -> bool:
-    for word in words:  # noqa: SIM110 (a loop: any() and its generator cost twice as much here)
-        if word in lowered:
-            return True
-    return False
+_HELD = 4096  # texts (and needle sets) remembered before starting afresh
+_KNOWN: set[str] = set()  # every needle of every Alternatives made so far
+_FINDER: list = []  # the automaton of every known needle, built when first asked for
+_PRESENT: dict[str, frozenset[str]] = {}
+
+
+def _learn(words: frozenset[str]) -> None:
+    """Note new needles; the automaton is built again when next asked for, not per pattern."""
+    if not words <= _KNOWN:
+        _KNOWN.update(words)
+        _FINDER.clear()
+        _PRESENT.clear()
+
+
+def present(lowered: str) -> frozenset[str]:
+    """The known needles in a lower-cased text, found in one pass (Aho-Corasick) and remembered:
+    a sentence is asked about by many alternations, each of which only asks which of its own
+    needles are among these."""
+    found = _PRESENT.get(lowered)
+    if found is None:
+        if not _FINDER:
+            _FINDER.append(_automaton(_KNOWN))
+        found = frozenset(word for _, word in _FINDER[0].iter(lowered)) if _KNOWN else frozenset()
+        if len(_PRESENT) >= _HELD:
+            _PRESENT.clear()
+        _PRESENT[lowered] = found
+    return found
+
+
+def forget() -> None:
+    """Empty the texts remembered (a benchmark times each pass on texts it has not seen)."""
+    _PRESENT.clear()
+
+
+def _automaton(words: set[str]) -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(word, word)
+    if words:
+        automaton.make_automaton()
+    return automaton
