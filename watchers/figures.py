@@ -130,7 +130,8 @@ class FigureReading:
                     continue
                 if not self.about_subject(number, quantity.start):
                     continue
-                metric = self._metric(sentence.text, quantity) or self._metric_before(
+                before = self.analysed[number - 1].sentence.text if number else ""
+                metric = self._metric(sentence.text, quantity, before) or self._metric_before(
                     number, quantity
                 )
                 if not metric:
@@ -149,8 +150,9 @@ class FigureReading:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
                     # "B0 上的首个结果：812 tokens/s" (a stated rating or yield is no run)
                     self.ran = _merge(self.ran, {k: said[k] for k in keys})
-                if measured and metric.run and stated and self._says_run(number):
-                    self.ran = _merge(self.ran, stated)  # "B0 measures 31% more per watt"
+                if measured and metric.run and (stated or metric.run_on) and self._says_run(number):
+                    # "B0 measures 31% more per watt", "31 % more per watt than on the A0 samples"
+                    self.ran = _merge(self.ran, {**stated, **metric.run_on})
                     self.ran_itself = True
                 if measured and who and model:
                     self.ran_models.add(model)
@@ -298,9 +300,10 @@ class FigureReading:
                 return out
         return {}
 
-    def _metric(self, text: str, quantity: Quantity):
+    def _metric(self, text: str, quantity: Quantity, before: str = ""):
         """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
-        anywhere in the sentence wins outright), else the only one with no cues."""
+        anywhere in the sentence wins outright), else the only one with no cues. The words a
+        metric needs may stand in the sentence `before` ("B0 is back. … 31 % more per watt")."""
         start = max(0, quantity.start - WINDOW_BEFORE)
         after = text[quantity.end : quantity.end + WINDOW_AFTER]
         after = AFTER_BREAK.split(after, maxsplit=1)[0]  # cues after a break: the next figure's
@@ -308,7 +311,7 @@ class FigureReading:
         best, best_distance = None, None
         defaults = []
         for metric in self.subject.metrics:
-            if not _may_measure(metric, quantity, text):
+            if not _may_measure(metric, quantity, text, before):
                 continue
             if metric.cues is None:
                 defaults.append(metric)
@@ -548,9 +551,9 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
     )
 
 
-def _may_measure(metric, quantity: Quantity, text: str) -> bool:
+def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> bool:
     """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
-    no ruling-out word in the sentence, and the words the metric needs?"""
+    no ruling-out word in the sentence, and the words the metric needs (in it or `before`)?"""
     # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
     start = max(quantity.start - 30, max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1)
     ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
@@ -559,7 +562,7 @@ def _may_measure(metric, quantity: Quantity, text: str) -> bool:
         metric.quantity == quantity.quantity
         and not (metric.exclude and metric.exclude.search(near))
         and not (metric.unless and metric.unless.search(text))
-        and not (metric.needs and not metric.needs.search(text))
+        and not (metric.needs and not metric.needs.search(text) and not metric.needs.search(before))
     )
 
 

@@ -400,7 +400,13 @@ class PartyReading:
                 elif (
                     kind == "independent"
                     and owner is not None
-                    and _owned(owner, masked, m.start(), owners)
+                    and (
+                        _owned(owner, masked, m.start(), owners)
+                        or (
+                            COMPANY_WORD.search(masked, max(0, m.start() - 24), m.start())
+                            and self._owner_named_last(number)
+                        )
+                    )
                 ):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
                 else:
@@ -408,6 +414,19 @@ class PartyReading:
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
         parties += self._named_runners(masked, parties)
         return sorted(parties)
+
+    def _owner_named_last(self, number: int | None) -> bool:
+        """Is the owner the firm named last before sentence `number`? Then "the company's
+        engineers" there are the owner's ("OpenAI said … . On GPT-OSS, the company's engineers
+        measured")."""
+        if number is None or number == 0:
+            return False
+        before = self.text[: self.analysed[number].sentence.start]
+        owners = [m.end() for m in self.subject.owner.finditer(before)]
+        if not owners:
+            return False
+        firms = [m.end() for m in self.firms.finditer(before)] if self.firms is not None else []
+        return not firms or firms[-1] < owners[-1]
 
     def _quotes_of_owner(self) -> frozenset[int]:
         """Quoted sentences the next sentence gives to the owner ("“…我们在 B0 上跑了…。”" then
@@ -816,6 +835,7 @@ BARE_BEFORE = re.compile(
 
 
 # a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
+COMPANY_WORD = re.compile(r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$", re.I)
 OWN_WORD = re.compile(
     r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
     r"|自家|自有|自己的|公司内部|内部|公司的?)\s*$",

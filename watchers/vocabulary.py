@@ -69,9 +69,10 @@ class Metric:
     unless: re.Pattern | None = None  # words that rule it out anywhere in the sentence
     wide: bool = False  # its cues may stand anywhere in the sentence ("at 169 tok/s per user, …")
     needs: re.Pattern | None = None  # words the sentence must hold (a B0 gain names B0)
-    # a figure stated as fact is itself a run, on what its sentence states (a B0 gain measured
-    # on B0 is a result on B0, whoever reports it)
+    # a figure stated as fact is itself a run, on what its sentence states and on `run_on` (a
+    # B0 gain measured is a result on B0, whoever reports it, beside whatever it is set against)
     run: bool = False
+    run_on: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,7 @@ def _subject(data: dict, where: str) -> Subject:
                 wide=spec.get("cues_in", "near") == "sentence",
                 needs=_any(spec.get("needs"), f"{where}: metrics.{metric_id}.needs"),
                 run=bool(spec.get("run", False)),
+                run_on=dict(spec["run"]) if isinstance(spec.get("run"), dict) else {},
             )
         )
     for name, values in data.get("conditions", {}).items():
