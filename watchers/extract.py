@@ -472,8 +472,32 @@ class Reading(PartyReading, FigureReading):
                 if known and words.isdisjoint(present[number]):
                     continue
                 candidate = self._fire(signal, number, sentence, checked=known)
+                if candidate and number == 0 and self._hedged_below(signal, present):
+                    break  # "Channel check: Rubin's first gigawatt already live", then a rumour
                 if candidate:
                     yield from candidate
+
+    def _hedged_below(self, signal: Signal, present: list) -> bool:
+        """Does the body say what the headline says only as hearsay? A headline drops the
+        hedges its story keeps ("Channel check: … already live", then "…, according to a note
+        that cited two unnamed operators")."""
+        words = signal.quick.union if signal.quick is not None else None
+        hedged = False
+        for number in range(1, len(self.analysed)):
+            if words is not None and present[number] is not None:
+                if words.isdisjoint(present[number]):
+                    continue
+            sentence, found_in = self.analysed[number].sentence, self.analysed[number][1]
+            for clause in sentence.clauses + sentence.spans:
+                part = sentence.text[clause.start : clause.end]
+                lowered = self.analysed[number].lowered[clause.start : clause.end]
+                for found in _matches(signal, part, signal.terms, lowered):
+                    spans = [(clause.start + a, clause.start + b) for a, b in found]
+                    said = set().union(*(statuses(found_in, a, b) for a, b in spans))
+                    if not said - signal.allow:
+                        return False
+                    hedged = hedged or "rumour" in said
+        return hedged
 
     def _fire(
         self, signal: Signal, number: int, sentence: Sentence, checked: bool = False
