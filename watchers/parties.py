@@ -68,8 +68,10 @@ class PartyReading:
                 )
         if self._tracked and self._tracked <= named:
             full = True  # every model the claims track was run
-        if who and self._left_out():
-            return "", False, {}  # "本次复测未包括 Jalapeño": the run was of something else
+        if who and (self._left_out() or LOG_REVIEW.search(self.text)):
+            # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
+            # logs": arithmetic on the owner's records, no run at all
+            return "", False, {}
         return who, full, conditions
 
     def _clause_status(self, number: int, at: int) -> set[str]:
@@ -115,7 +117,7 @@ class PartyReading:
             text = self.analysed[number][0].text
             for m in mentions:
                 if m.ours and (
-                    LEFT_OUT_BEFORE.search(text[max(0, m.start - 12) : m.start])
+                    LEFT_OUT_BEFORE.search(text[max(0, m.start - 40) : m.start])
                     or LEFT_OUT_AFTER.match(text, m.end)
                 ):
                     return True
@@ -646,11 +648,18 @@ OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|publish
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
     r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
-    r"|re-?measure|run|test|measure|benchmark)\s+$",
+    r"|re-?measure|run|test|measure|benchmark)\s+(?:anything\s+on\s+|a thing on\s+)?$",
     re.I,
 )
 
 
+# a review of the owner's records, not a run: "we re-ran OpenAI's logs", "基于 OpenAI 公布的日志重算"
+LOG_REVIEW = re.compile(
+    r"\b(?:re-?ran|re-?run|re-?comput\w+|recalculat\w+|re-?did|redo(?:ing)?|re-?analy[sz]\w+"
+    r"|arithmetic on|audit\w*)\s+(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
+    r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志",
+    re.I,
+)
 LEFT_OUT_AFTER = re.compile(
     r"\s*(?:itself\s+)?(?:was|were|is)\s+not\s+(?:part of|included in|among|in)\s+(?:the|this|that)\s+"
     r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)"
