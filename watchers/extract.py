@@ -484,9 +484,12 @@ class Reading(PartyReading, FigureReading):
         words = signal.quick.union if signal.quick is not None else None
         hedged = False
         for number in range(1, len(self.analysed)):
-            if words is not None and present[number] is not None:
-                if words.isdisjoint(present[number]):
-                    continue
+            if (
+                words is not None
+                and present[number] is not None
+                and words.isdisjoint(present[number])
+            ):
+                continue
             sentence, found_in = self.analysed[number].sentence, self.analysed[number][1]
             for clause in sentence.clauses + sentence.spans:
                 part = sentence.text[clause.start : clause.end]
