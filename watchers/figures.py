@@ -191,6 +191,20 @@ class FigureReading:
                 continue  # "The GB300 side again had MTP on": another device's conditions
             stated = self.conditions_in(text, back)
             out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")})
+        after = number + 1
+        if after < len(self.analysed) and self.sections[after] == self.sections[number]:
+            text = self.analysed[after].sentence.text
+            named = self.mentions[after]
+            if (
+                RUN_AFTER.match(text)
+                and (WORKLOAD_HINT.search(text) or MTP_HINT.search(text))
+                and all(m.ours for m in named)
+            ):
+                # "… measured 21,040 tokens/s/kW. The run used a 1,000-token prompt and …"
+                stated = self.conditions_in(text, after)
+                out.update(
+                    {k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")}
+                )
         return out
 
     def _corrects(self, number: int, quantity: Quantity) -> bool:
@@ -463,8 +477,10 @@ WORKLOAD = [
     ),
     (
         re.compile(
-            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:inputs?|prompts?)\W{0,6}(?:and\s+|with\s+)?"
-            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:outputs?|generations?)",
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:inputs?|prompts?)\W{0,6}"
+            r"(?:and\s+|with\s+|followed by\s+|plus\s+)?(?:an?\s+)?"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})[- ]tokens?\s+(?:of\s+)?(?:generated\s+)?"
+            r"(?:outputs?|generations?|answers?|responses?|completions?)",
             re.I,
         ),
         "io-tokens",
@@ -669,6 +685,12 @@ CORRECT_VALUE = re.compile(
 MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测", re.I)
 
 
+# the next sentence speaking of the run itself: "The run used …", "该测试采用…"
+RUN_AFTER = re.compile(
+    r"\W*(?:the|that|this|each|both|its)\s+(?:(?:\w+\s+)?(?:run|test|measurement|benchmark|re-?run)s?)\b"
+    r"|\W*(?:该|这次|本次|此次|这轮|本轮)(?:测试|复测|运行|跑分|实测)",
+    re.I,
+)
 LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
 
 

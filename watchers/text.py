@@ -212,9 +212,9 @@ EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
 EN_SCALE = re.compile(r"\b(?:hundred|thousand|million|billion|point)\b", re.I)
 EN_NUMBER = re.compile(
-    rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])})(?:(?:[\s-]+(?:and\s+)?)(?:{_EN_WORD}))*"
+    rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:and\s+)?)(?:{_EN_WORD}))*"
     rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?)\b"
-    r"(?=\s+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?"
+    r"(?=[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?"
     r"|times\b|percent\b|per\s?cent\b|x\b))",
     re.I,
 )
