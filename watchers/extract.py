@@ -27,7 +27,7 @@ from watchers.context import (
 )
 from watchers.figures import LIST_NUMBER, OTHER_MODELS, FigureReading, _compared_before, _excerpt
 from watchers.parties import SPEAKER, PartyReading
-from watchers.text import Sentence, normalise, sentences
+from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
 from watchers.vocabulary import rules as load_rules
 
@@ -518,6 +518,8 @@ class Reading(PartyReading, FigureReading):
         if not terms and not signal.patterns:
             return None
         pieces = sentence.clauses if not terms else sentence.clauses + sentence.spans
+        if terms:
+            pieces = pieces + _with_relatives(sentence)
         for clause in pieces:
             part = text[clause.start : clause.end]
             for found in _matches(signal, part, terms, lowered[clause.start : clause.end]):
@@ -558,6 +560,17 @@ def _signal_words(subject: Subject) -> frozenset[str] | None:
     return words
 
 
+def _with_relatives(sentence: Sentence) -> tuple[Clause, ...]:
+    """Each clause joined to the relative clause right after it ("B0, which completed
+    qualification in January,"): what the relative clause says, it says of that clause."""
+    clauses = sentence.clauses
+    return tuple(
+        Clause(first.start, then.end)
+        for first, then in zip(clauses, clauses[1:], strict=False)
+        if RELATIVE.match(sentence.text, then.start)
+    )
+
+
 def _matches(signal: Signal, part: str, terms, lowered: str):
     """(start, end) of each way the signal is said in this clause: a pattern, or all its terms
     (those of `terms`: the signal's, when the sentence holds their words)."""
@@ -576,6 +589,7 @@ def _matches(signal: Signal, part: str, terms, lowered: str):
         yield [(match.start(), match.end()) for match in found]
 
 
+RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
 MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
