@@ -696,6 +696,7 @@ NAMED_RUNNER = re.compile(
     r"(?:^|[,;:—]\s*|\b(?:and|that|as|after|when|where)\s+)"
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    r"(?:,\s+(?:which|who)\s+[^,;.]{1,80},)?"  # "Larkfield Testing, which received a node,"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
     r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run"
@@ -810,7 +811,8 @@ OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI"
 LENT_BY = re.compile(
     r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
-    r"|\b(?:loaner|loaned|borrowed|on loan|lent)\b[^.;]{0,40}\bfrom\s+$",
+    r"|\b(?:loaner|loaned|borrowed|on loan|lent|received|receiving|obtained|got|took delivery of)\b"
+    r"[^.;]{0,40}\bfrom\s+$",
     re.I,
 )
 
