@@ -16,6 +16,7 @@ from pathlib import Path
 from watchers.base import Candidate, ParsedItem
 from watchers.context import (
     NOT_FACT,
+    PLANNED,
     Scope,
     item_scopes,
     looking_back,
@@ -428,7 +429,7 @@ class Reading(PartyReading, FigureReading):
             asserted = [
                 name
                 for start, name in self.models[earlier]
-                if self.asserted(earlier, start) not in NOT_FACT
+                if self.asserted(earlier, start) not in NOT_FACT | PLANNED
             ]
             if asserted:
                 return asserted[-1]
