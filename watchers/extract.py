@@ -617,8 +617,10 @@ COMPANY_OUTLET = re.compile(
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
-# a forum reply's handle: "kv_cache_enjoyer: …", "gpu_poor: …" (lower case, no spaces)
-HANDLE = re.compile(r"(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s")
+# a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
+HANDLE = re.compile(
+    r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"
+)
 FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"

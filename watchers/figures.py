@@ -373,9 +373,10 @@ class FigureReading:
 
     def _metric_before(self, number: int, quantity: Quantity):
         """ "The lab measured 1.24 seconds": a bare figure measures what the nearest of the three
-        sentences before it named, when exactly one metric of its quantity is named there."""
+        sentences before it named, when exactly one metric of its quantity is named there (in its
+        own story: a reply in a thread does not take a metric from the post above it)."""
         text = self.analysed[number][0].text
-        for back in range(number - 1, max(-1, number - 4), -1):
+        for back in range(number - 1, max(self.sections[number] - 1, number - 4), -1):
             found = self._named_in(self.analysed[back][0].text, text, quantity)
             if found is not None:
                 return found
