@@ -373,7 +373,15 @@ class Reading(PartyReading, FigureReading):
         # (an item about a language model that names the chip only later is not)
         return not any(
             name == OTHER_MODELS for marks in self.models[: number + 1] for _, name in marks
-        ) and (number == 0 or self._introduced_by(number))
+        ) and (number == 0 or self._introduced_by(number) or self._named_next(number))
+
+    def _named_next(self, number: int) -> bool:
+        """Does the next sentence of the story name the subject first ("The volume ramp started
+        in April. We have Jalapeño packages installed …")?"""
+        after = number + 1
+        if after >= len(self.analysed) or self.sections[after] != self.sections[number]:
+            return False
+        return bool(self.mentions[after]) and self.mentions[after][0].ours
 
     def _left_topic(self, number: int) -> Mention:
         """The device a sentence leaves the story on: the first one named in its last clause that

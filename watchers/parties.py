@@ -280,7 +280,13 @@ class PartyReading:
             both = BOTH.search(text)
             for earlier in range(number - 1, self.sections[number] - 1, -1):
                 if self.mentions[earlier]:
-                    if both:
+                    # or the one before set the two side by side ("a cloud with both Rubin
+                    # racks and a Jalapeño pod published a head-to-head. It ran all three …")
+                    if (
+                        both
+                        or self._paired(earlier)
+                        or BOTH.search(self.analysed[earlier].sentence.text)
+                    ):
                         return any(m.ours for m in self.mentions[earlier])
                     return self.mentions[earlier][0].ours
         if (
