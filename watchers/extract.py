@@ -601,7 +601,7 @@ def _matches(signal: Signal, part: str, terms, lowered: str):
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
-MODEL_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:for|on|with|running|在)\s*", re.I)
+MODEL_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,3}?(?:for|on|with|running|在)\s*", re.I)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
 OWNER_ROLE = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,3}?(?:chief|head|vp|vice president|director|executive|cfo|ceo|cto"

@@ -258,7 +258,17 @@ class FigureReading:
         clause = sentence.clause_at(quantity.start)
         lead = sentence.text[max(clause.start, quantity.start - 24) : quantity.start]
         owner = self.subject.owner
-        return bool(QUOTED.search(lead) or (owner is not None and _owners_word(owner).search(lead)))
+        return bool(
+            QUOTED.search(lead)
+            or (
+                owner is not None
+                and (
+                    _owners_word(owner).search(lead)
+                    # "OpenAI had reported 700 tokens per second and 1.03 seconds."
+                    or _owner_reported(owner).match(sentence.text, clause.start)
+                )
+            )
+        )
 
     def _respectively(self, number: int) -> dict[int, str | Quantity]:
         """ "A and B … X and Y respectively", "A和B…分别为X和Y": figure i is model i. Bare numbers
@@ -565,6 +575,16 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
     """The owner's possessive or speech just before a figure ("OpenAI's 19,600", "官方说")."""
     return re.compile(
         rf"(?:{owner.pattern}|the company)(?:'s|’s| says| said|的|说|称)\s*\S{{0,6}}$", re.I
+    )
+
+
+@cache
+def _owner_reported(owner: re.Pattern) -> re.Pattern:
+    """A clause that opens on the owner reporting: every figure in it is the owner's word."""
+    return re.compile(
+        rf"\W*(?:{owner.pattern})(?:'s|’s)?\s+(?:\w+\s+)?(?:had\s+|has\s+|originally\s+)?"
+        r"(?:reported|published|posted|claimed|quoted|listed|cited)\b",
+        re.I,
     )
 
 
