@@ -414,6 +414,11 @@ class PartyReading:
                             COMPANY_WORD.search(masked, max(0, m.start() - 24), m.start())
                             and self._owner_named_last(number)
                         )
+                        or (
+                            TEAM_WORD.fullmatch(m.group(0))
+                            and _bare(masked, m.start())
+                            and self._owner_named_last(number, team=True)
+                        )
                     )
                 ):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
@@ -423,14 +428,19 @@ class PartyReading:
         parties += self._named_runners(masked, parties)
         return sorted(parties)
 
-    def _owner_named_last(self, number: int | None) -> bool:
+    def _owner_named_last(self, number: int | None, team: bool = False) -> bool:
         """Is the owner the firm named last before sentence `number`? Then "the company's
         engineers" there are the owner's ("OpenAI said … . On GPT-OSS, the company's engineers
-        measured")."""
+        measured"); with `team`, the owner's team must have been named ("与 OpenAI 硬件团队的
+        交流" then "团队原本没有 MLA 内核")."""
         if number is None or number == 0:
             return False
         before = self.text[: self.analysed[number].sentence.start]
-        owners = [m.end() for m in self.subject.owner.finditer(before)]
+        owners = [
+            m.end()
+            for m in self.subject.owner.finditer(before)
+            if not team or OWNERS_TEAM.match(before, m.end())
+        ]
         if not owners:
             return False
         firms = [m.end() for m in self.firms.finditer(before)] if self.firms is not None else []
@@ -846,12 +856,14 @@ BARE_BEFORE = re.compile(
     r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
     r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
-    r"|该|这个|这支|这家|此|其)$",
+    r"|该|这个|这支|这家|此|其|所以|因此|但是?|而且?|并且?|于是|后来|当时|那时)$",
     re.I,
 )
 
 
 # a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
+TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
+OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 COMPANY_WORD = re.compile(r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$", re.I)
 OWN_WORD = re.compile(
     r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
