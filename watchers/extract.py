@@ -103,11 +103,12 @@ def extract_item(
     about = [subject for subject in r.subjects if subject.relevant(text)]
     if not about:
         return []  # most of a feed is about something else: no sentence is read
-    whole = item_scopes(text) | (title_scopes(title) & TITLE_WIDE)
     split = sentences(text)
+    wide = _section_scopes(text, split) if len(split) > 1 else [item_scopes(text)]
+    whole = [w | (title_scopes(title) & TITLE_WIDE) for w in wide]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     lead = under_headings(split) if ":" in text or "：" in text else [frozenset()] * len(split)
-    analysed = [Analysed(s, whole | b | h) for s, b, h in zip(split, back, lead, strict=True)]
+    analysed = [Analysed(s, w | b | h) for s, w, b, h in zip(split, whole, back, lead, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
     for subject in about:
@@ -147,21 +148,33 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         found[slot] = candidate
 
 
-def _sections(analysed: list[Analysed]) -> list[int]:
+def _section_scopes(text: str, split: list[Sentence]) -> list[frozenset[str]]:
+    """The item-wide categories each sentence is under: those cued in the lead story hold for
+    the whole item ("Rumour: …"); those cued in a later story of a newsletter hold for that
+    story alone ("【HBM】… 未经证实" says nothing of "【OpenAI】…")."""
+    starts = _sections(split)
+    if not any(starts):
+        return [item_scopes(text)] * len(split)
+    stories: dict[int, list[str]] = {}
+    for start, sentence in zip(starts, split, strict=True):
+        stories.setdefault(start, []).append(sentence.text)
+    found = {start: item_scopes(" ".join(texts)) for start, texts in stories.items()}
+    return [found[0] | found[start] for start in starts]
+
+
+def _sections(split: list[Sentence]) -> list[int]:
     """For each sentence, where its story starts: a numbered list of stories (a newsletter's
-    "1.", "2.", "3.") starts a new one at each number, a thread a new one at each reply
-    ("kv_cache_enjoyer: …"), and nothing in one carries into the next."""
-    marks = [n for n, a in enumerate(analysed) if LIST_NUMBER.fullmatch(a.sentence.text)]
-    if (
-        marks
-        and marks[0] > 0
-        and analysed[marks[0] - 1].sentence.text.rstrip().endswith((":", "："))
-    ):
+    "1.", "2.", "3.", or "【HBM】", "【OpenAI】" heads) starts a new one at each, a thread a new
+    one at each reply ("kv_cache_enjoyer: …"), and nothing in one carries into the next."""
+    marks = [n for n, sentence in enumerate(split) if LIST_NUMBER.fullmatch(sentence.text)]
+    if marks and marks[0] > 0 and split[marks[0] - 1].text.rstrip().endswith((":", "：")):
         marks = []  # "…measured per-user speed:" then "1. GPT-OSS 120B: 1,402": one story's list
-    replies = [n for n, a in enumerate(analysed) if HANDLE.match(a.sentence.text)]
+    replies = [n for n, sentence in enumerate(split) if HANDLE.match(sentence.text)]
+    heads = [n for n, sentence in enumerate(split) if STORY_HEAD.match(sentence.text)]
     breaks = set(marks if len(marks) >= 2 else []) | set(replies if len(replies) >= 2 else [])
+    breaks |= set(heads if len(heads) >= 2 else [])
     out, start = [], 0
-    for number in range(len(analysed)):
+    for number in range(len(split)):
         if number in breaks:
             start = number
         out.append(start)
@@ -267,7 +280,7 @@ class Reading(PartyReading, FigureReading):
             )
         self._anaphors()
         self.owner_quotes = self._quotes_of_owner()
-        self.sections = _sections(self.analysed)
+        self.sections = _sections([a.sentence for a in self.analysed])
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
@@ -626,6 +639,8 @@ SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
 # a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
+# a newsletter's story head: "【OpenAI】…", "[Packaging] …"
+STORY_HEAD = re.compile(r"\s*(?:【[^】]{1,16}】|\[[^\]]{1,24}\]\s)")
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"
 )
