@@ -49,12 +49,77 @@ def normalise(text: str) -> str:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
         text = EN_NUMBER.sub(_in_digits(en_value), text)
+    if "\n" in text:
+        text = _unwrap(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
+
+
+# hard-wrapped text (a forum post, an email): a line that runs on into the next
+RUN_ON_WORDS = frozenset(
+    [
+        "and",
+        "or",
+        "the",
+        "of",
+        "to",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "with",
+        "for",
+        "by",
+        "from",
+        "that",
+        "they",
+        "their",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "than",
+        "as",
+        "but",
+    ]
+)
+WRAP_WIDTH = 55  # wrapped text fills its lines; a heading or a name line is short
+LINE_LABEL = re.compile(r"\s*(?:[#>|*•-]|\d{1,2}[.)]\s|[^:：\n]{1,30}[:：]\s)")
+
+
+def _unwrap(text: str) -> str:
+    """Lines joined where a sentence runs on across a line break ("… says their\n  gpt-oss
+    numbers", "… and they watched\n  OpenAI's runs"); headings, labels, list items and table
+    rows stay lines of their own."""
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        if _runs_on(out[-1].strip(), line.strip()):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _runs_on(before: str, line: str) -> bool:
+    if not before or not line or LINE_LABEL.match(before) or LINE_LABEL.match(line):
+        return False
+    last = before[-1]
+    if not (last.isascii() and (last.isalnum() or last in ",;'\")]%-")):
+        return False  # a stop, a colon, or Chinese: the line ends there
+    if line[0].islower() or line[0] == "(":
+        return True
+    if not line[0].isalpha():
+        return False
+    return before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS or (
+        len(before) >= WRAP_WIDTH and (last.isalpha() or last in ",;")
+    )
 
 
 # a Markdown table: a header row, a rule, and rows, each line between pipes
@@ -184,7 +249,9 @@ FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
-    r"^(?P<name>.*?)\s*(?P<unit>(?:" + THROUGHPUT_UNIT.format("/") + r"|ms|µs|%|W|kW|PFLOPS))$",
+    r"^(?P<name>.*?)\s*(?P<unit>(?:"
+    + THROUGHPUT_UNIT.format("/|per")
+    + r"|ms|µs|%|W|kW|PFLOPS))(?:\s*\([^()]{0,30}\))?$",
     re.I,
 )
 # a figure written in Chinese numerals before its unit: 六百三十个 token, 五百八十六瓦, 一点九倍
