@@ -213,7 +213,9 @@ def _caption_unit(text: str, start: int, end: int) -> re.Match | None:
     ("Units: tokens/s per kW.", "Throughput per kW, tokens/s:")."""
     before = text[max(0, start - 400) : start].rstrip().rpartition("\n")[2]
     after = text[end : end + 400].lstrip().partition("\n")[0]
-    for line in (after, before):
+    # or the last sentence of the paragraph before ("… MTP disabled. Unit for every cell: …")
+    last = LAST_SENTENCE.split(before)[-1]
+    for line in (after, before, last):
         if len(line) <= 60 or CAPTION.match(line):  # a caption, not the next paragraph
             found = ROW_UNIT.search(line)
             if found:
@@ -226,7 +228,7 @@ def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str
     header = [cell.strip() for cell in lines[0].split("|")]
     out = []
     for line in lines[2:]:
-        cells = [cell.strip() for cell in line.split("|")]
+        cells = [_digits_joined(cell.strip()) for cell in line.split("|")]
         parts = []
         # the unit said in the row's words: its label, or a "metric" column; else the caption's
         row_unit = (
@@ -244,6 +246,15 @@ def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str
     return "\n".join(out)
 
 
+# a cell's figure with its thousands set apart by spaces: "81 902", "1 234 567.5"
+SPACED_THOUSANDS = re.compile(r"\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?:\.\d+)?")
+
+
+def _digits_joined(cell: str) -> str:
+    return re.sub(r"\s", "", cell) if SPACED_THOUSANDS.fullmatch(cell) else cell
+
+
+LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 CAPTION = re.compile(r"\W*(?:units?|all figures|figures|numbers|values|单位|注)\b", re.I)
 FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
