@@ -106,6 +106,9 @@ def extract_item(
     split = sentences(text)
     wide = _section_scopes(text, split) if len(split) > 1 else [item_scopes(text)]
     whole = [w | (title_scopes(title) & TITLE_WIDE) for w in wide]
+    whole = [
+        w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
+    ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     lead = under_headings(split) if ":" in text or "：" in text else [frozenset()] * len(split)
     analysed = [Analysed(s, w | b | h) for s, w, b, h in zip(split, whole, back, lead, strict=True)]
@@ -146,6 +149,18 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         and ladder.index(candidate.value) > ladder.index(held.value)
     ):
         found[slot] = candidate
+
+
+QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply
+
+
+def _quotes_above(text: str, sentence: Sentence) -> bool:
+    """Is the sentence a line a reply quotes from the post above it ("> something like 70k
+    tok/s/kW" after a post that said so)? It was said there, not here."""
+    if not sentence.text.startswith(">"):
+        return False
+    quoted = sentence.text.lstrip("> ").strip()
+    return len(quoted) >= 12 and quoted in text[: sentence.start]
 
 
 def _section_scopes(text: str, split: list[Sentence]) -> list[frozenset[str]]:

@@ -486,6 +486,14 @@ WORKLOAD = [
     (re.compile(r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)k\s*/\s*(?P<o>\d+(?:\.\d+)?)k\b", re.I), "io"),
     (
         re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input|in)\s*/\s*"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:output|out)\b",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    (
+        re.compile(
             r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input\s+)?tokens?\s*(?:in|of input|input|输入)\b\W{0,6}"
             r"(?:and\s+)?(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:tokens?\s*)?(?:out|of output|output|输出)",
             re.I,

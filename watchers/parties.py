@@ -450,9 +450,11 @@ class PartyReading:
         """Quoted sentences the next sentence gives to the owner ("“…我们在 B0 上跑了…。”" then
         "OpenAI 硬件团队一位工程师在公司技术博客中写道。")."""
         owner = self.subject.owner
-        if owner is None or not any(q in self.text for q in ("”", '"', "」")):
+        if owner is None:
             return frozenset()
-        out = set()
+        out = self._under_owners_line(owner)
+        if not any(q in self.text for q in ("”", '"', "」")):
+            return frozenset(out)
         for number in range(len(self.analysed) - 1):
             text = self.analysed[number].sentence.text.strip()
             said = self.analysed[number + 1].sentence.text
@@ -464,6 +466,18 @@ class PartyReading:
             ):
                 out.add(number)
         return frozenset(out)
+
+    def _under_owners_line(self, owner: re.Pattern) -> set[int]:
+        """Sentences under a line that gives them to the owner's people, up to the next such
+        line ("jho-openai (Maintainer, OpenAI) replied:" then "> We ran it last week …")."""
+        out, owners = set(), False
+        for number, read in enumerate(self.analysed):
+            text = read.sentence.text
+            if SPEAKER_LINE.search(text):
+                owners = bool(owner.search(text))
+            elif owners:
+                out.add(number)
+        return out
 
     def _speaker(self, sentence: str) -> str:
         """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
@@ -913,6 +927,12 @@ ATTRIBUTION = re.compile(
 
 
 # who speaks a sentence that opens on them: "OpenAI 工程师：…", "OpenAI 发布更新，称“…"
+# a line that says who speaks below it: "jho-openai (Maintainer, OpenAI) replied:", "某工程师回复："
+SPEAKER_LINE = re.compile(
+    r"\b(?:replied|replies|wrote|writes|said|says|commented|comments|answered|answers|posted)"
+    r"\s*[:：]\s*$|(?:回复|回答|写道|表示|说|评论)\s*[:：]\s*$",
+    re.I,
+)
 SAID_BY = re.compile(r"[^:：“\"「。]{1,40}?(?:[:：]|(?:称|表示|说|写道|指出)\s*[:：]?\s*[“\"「])")
 
 
