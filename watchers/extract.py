@@ -266,6 +266,11 @@ class Reading(PartyReading, FigureReading):
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
 
     def __post_init__(self):
+        self._title_end = (
+            self.analysed[0].sentence.start + len(self.analysed[0].sentence.text)
+            if self.analysed
+            else 0
+        )
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
         # "we measured" is the writer's run; in an interview with the owner's people, the owner's
         owner = self.subject.owner
@@ -274,6 +279,8 @@ class Reading(PartyReading, FigureReading):
             OWNER_ROLE.match(self.text, m.end())
             or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
             or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
+            # a release of the owner's own repository, named in the title: "· openai/<repo>"
+            or (m.end() <= self._title_end and REPOSITORY.match(self.text, m.end()))
             for m in owner.finditer(self.text)
         )
         voice = voice or (
@@ -650,6 +657,7 @@ COMPANY_OUTLET = re.compile(
     re.I,
 )
 # a signature line: "— The OpenAI hardware team"
+REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
