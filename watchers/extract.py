@@ -279,8 +279,15 @@ class Reading(PartyReading, FigureReading):
             OWNER_ROLE.match(self.text, m.end())
             or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
             or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
-            # a release of the owner's own repository, named in the title: "· openai/<repo>"
-            or (m.end() <= self._title_end and REPOSITORY.match(self.text, m.end()))
+            # in the title, a release of the owner's own repository ("· openai/<repo>") or the
+            # owner's people as the speaker ("演讲实录｜OpenAI 硬件团队：…")
+            or (
+                m.end() <= self._title_end
+                and (
+                    REPOSITORY.match(self.text, m.end())
+                    or OWNER_SPEAKS.match(self.text, m.end(), self._title_end)
+                )
+            )
             for m in owner.finditer(self.text)
         )
         voice = voice or (
@@ -657,6 +664,7 @@ COMPANY_OUTLET = re.compile(
     re.I,
 )
 # a signature line: "— The OpenAI hardware team"
+OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)

@@ -715,7 +715,7 @@ PARTICIPLE = re.compile(r"\w+ing\b", re.I)
 
 # the speaker's own: "in our own lab", "我们的团队"
 FIRST_PERSON_OWN = re.compile(
-    r"(?:\b(?:our|my)\s+(?:own\s+)?|我们(?:的|在|自己的)?|我的)\s*$", re.I
+    r"(?:\b(?:our|my)\s+(?:own\s+)?|我们(?:的|在|自己的)?(?:自家|自己的?)?|我的)\s*$", re.I
 )
 
 
