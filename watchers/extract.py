@@ -332,9 +332,11 @@ class Reading(PartyReading, FigureReading):
 
     def _leads(self, at: int) -> bool:
         """Does the name at `at` open the title or a line? The owner's own post says so there
-        ("OpenAI engineering blog: …"); "OpenAI's blog said 85,448" further on only cites it."""
+        ("OpenAI engineering blog: …", "From the OpenAI developer blog, …"); "OpenAI's blog said
+        85,448" further on only cites it."""
         line_start = self.text.rfind("\n", 0, at) + 1
-        return not self.text[line_start:at].strip(" #*>-—:[(\"'“")
+        lead = self.text[line_start:at].strip(" #*>-—:[(\"'“")
+        return not lead or bool(FROM_OUTLET.fullmatch(lead))
 
     def _mentions(self, text: str, lowered: str) -> list[Mention]:
         out = []
@@ -664,6 +666,7 @@ COMPANY_OUTLET = re.compile(
     re.I,
 )
 # a signature line: "— The OpenAI hardware team"
+FROM_OUTLET = re.compile(r"(?:from|via|posted (?:on|to)|on)(?:\s+the)?", re.I)
 OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)

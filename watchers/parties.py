@@ -61,7 +61,9 @@ class PartyReading:
                         if 0 <= n < len(self.analysed)
                     )
         if who:
-            for number in self._answers():  # "Q: What did you run? A: All three models, …"
+            # "Q: What did you run? A: All three models, …", and the lines under a "Method"
+            # heading: they describe the run
+            for number in self._answers() + self._method_lines():
                 named |= {name for _, name in self.models[number]}
                 full = full or bool(
                     spec and spec.full_cues and self._says_full(spec.full_cues, number)
@@ -79,6 +81,18 @@ class PartyReading:
         read = self.analysed[number]
         clause = read.sentence.clause_at(at)
         return statuses(read.scopes, clause.start, clause.end)
+
+    def _method_lines(self) -> list[int]:
+        """The sentences under a heading that says how the run was done ("### Method", "测试方法：")
+        up to the next heading."""
+        out, under = [], False
+        for number, read in enumerate(self.analysed):
+            text = read.sentence.text
+            if HEADING.match(text):
+                under = bool(METHOD_HEAD.search(text))
+            elif under:
+                out.append(number)
+        return out
 
     def _answers(self) -> list[int]:
         """The sentences that answer a question about the run ("What did you run?", "测了哪些
@@ -479,6 +493,14 @@ class PartyReading:
                 out.add(number)
         return out
 
+    def _owner_in_lead(self) -> bool:
+        """Is the owner the first party the item names (the one whose post "the post" is)?"""
+        for number in range(min(3, len(self.analysed))):
+            found = self._named_parties(self.analysed[number].sentence.text)
+            if found:
+                return found[0][1] == "owner"
+        return False
+
     def _speaker(self, sentence: str) -> str:
         """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
         ('"We measured 1,512 …," the company wrote', '"…," OpenAI's inference lead said'), else
@@ -488,7 +510,10 @@ class PartyReading:
             return self._first_person
         said = ATTRIBUTION.search(sentence)
         if said and (
-            THE_COMPANY.search(sentence, said.start()) or owner.search(sentence, said.start())
+            THE_COMPANY.search(sentence, said.start())
+            or owner.search(sentence, said.start())
+            # '"We reran all three models …," the post said' after "OpenAI published …"
+            or (THE_DOCUMENT.search(sentence, said.start()) and self._owner_in_lead())
         ):
             return "owner"
         # "OpenAI 工程师：我们在 B0 上跑了", "OpenAI … 称“我们测了…”": said in the owner's voice
@@ -652,6 +677,12 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     )
 
 
+HEADING = re.compile(r"\s*(?:#{1,4}\s|【|[一二三四五六七八九十]、)")
+METHOD_HEAD = re.compile(
+    r"\b(?:method(?:ology)?|setup|set-up|test (?:setup|conditions)|how we (?:tested|measured|ran))\b"
+    r"|测试方法|测试条件|方法|测什么|怎么测",
+    re.I,
+)
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
 
 
@@ -890,7 +921,7 @@ POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\
 
 
 PAIR_JOIN = re.compile(
-    r"\s*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
+    r"[`'\"’”)）\]\s]*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
     r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
     r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?"
     r"(?:(?:one|two|three|four|\d+|loaned|rented|borrowed|its|their|own|a0|b0)\s+){0,3}",
@@ -943,6 +974,10 @@ ATTRIBUTED_LINE = re.compile(
 )
 
 
+THE_DOCUMENT = re.compile(
+    r"\bthe (?:post|blog(?: post)?|statement|release|announcement|paper|note|update|changelog)\b",
+    re.I,
+)
 THE_COMPANY = re.compile(
     r"\bthe (?:company|firm's (?:own )?team)\b|该公司|公司方面|公司(?:技术|官方)?博客", re.I
 )
