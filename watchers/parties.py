@@ -330,9 +330,14 @@ class PartyReading:
         elif (
             agent is None
             and after
-            and OWN_PLACE.search(masked, max(0, after[0][0] - 20), after[0][0])
+            and (
+                OWN_PLACE.search(masked, max(0, after[0][0] - 20), after[0][0])
+                or OUR_PLACE.match(masked, after[0][0])
+            )
         ):
-            agent = after[0][1]  # "SemiAnalysis has finished running Jalapeño in its own lab"
+            # "SemiAnalysis has finished running Jalapeño in its own lab", "measured on the two
+            # loaner boards at our Zürich site"
+            agent = after[0][1]
         if agent is None:
             said = ATTRIBUTION.search(masked)
             if said:  # wire copy: "… measured output speed … to 1,612, OpenAI said on its blog"
@@ -862,6 +867,7 @@ FIRM_NOT = {
 
 
 # where a run took place, said after it: "running Jalapeño in its own lab"
+OUR_PLACE = re.compile(r"(?:at|in|on) our\b|在我们", re.I)
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 
 

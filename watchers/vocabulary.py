@@ -15,8 +15,8 @@ from watchers.context import CUES
 from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
-    "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context", "hardware",
-    "hardware_claim", "agentic_claims",
+    "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context",
+    "own_context", "hardware", "hardware_claim", "agentic_claims",
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
@@ -121,6 +121,8 @@ class Subject:
     with_owner: re.Pattern | None = None
     context: re.Pattern | None = None
     not_context: re.Pattern | None = None
+    # words only the subject's own story uses: they outweigh `not_context` as the owner does
+    own_context: re.Pattern | None = None
     owner: re.Pattern | None = None
     others: re.Pattern | None = None
     models: list[Model] = field(default_factory=list)
@@ -176,8 +178,11 @@ class Subject:
     def _in_context(self, text: str) -> bool:
         if self.not_context is not None and self.not_context.search(text):
             # something else of that name (a pepper, a software library, a brand): only an item
-            # that also names the owner is about the subject
-            return bool(self.owner and self.owner.search(text))
+            # that also names the owner, or words only its story uses, is about the subject
+            return bool(
+                (self.owner and self.owner.search(text))
+                or (self.own_context and self.own_context.search(text))
+            )
         return self.context is None or bool(self.context.search(text))
 
 
@@ -278,6 +283,7 @@ def _subject(data: dict, where: str) -> Subject:
         with_owner=_any(raw.get("with_owner"), f"{where}: subject.with_owner"),
         context=_any(raw.get("context"), f"{where}: subject.context"),
         not_context=_any(raw.get("not_context"), f"{where}: subject.not_context"),
+        own_context=_any(raw.get("own_context"), f"{where}: subject.own_context"),
         owner=_any(raw.get("owner"), f"{where}: subject.owner"),
         others=_any(raw.get("others"), f"{where}: subject.others"),
         hardware=_any(raw.get("hardware"), f"{where}: subject.hardware"),
