@@ -571,8 +571,7 @@ class Reading(PartyReading, FigureReading):
         if not terms and not signal.patterns:
             return None
         pieces = sentence.clauses if not terms else sentence.clauses + sentence.spans
-        if terms:
-            pieces = pieces + _with_relatives(sentence)
+        pieces = pieces + _joined(sentence, relatives=bool(terms))
         for clause in pieces:
             part = text[clause.start : clause.end]
             for found in _matches(signal, part, terms, lowered[clause.start : clause.end]):
@@ -613,14 +612,16 @@ def _signal_words(subject: Subject) -> frozenset[str] | None:
     return words
 
 
-def _with_relatives(sentence: Sentence) -> tuple[Clause, ...]:
-    """Each clause joined to the relative clause right after it ("B0, which completed
-    qualification in January,"): what the relative clause says, it says of that clause."""
-    clauses = sentence.clauses
+def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:
+    """A label joined to what follows its colon ("First production racks: moved to Q1 2027"),
+    and (`relatives`) each clause joined to the relative clause right after it ("B0, which
+    completed qualification in January,"): what the second says, it says of the first."""
+    clauses, text = sentence.clauses, sentence.text
     return tuple(
         Clause(first.start, then.end)
         for first, then in zip(clauses, clauses[1:], strict=False)
-        if RELATIVE.match(sentence.text, then.start)
+        if (relatives and RELATIVE.match(text, then.start))
+        or (first.end - first.start <= 40 and text[first.end : first.end + 1] in (":", "："))
     )
 
 
