@@ -413,6 +413,8 @@ class Reading(PartyReading, FigureReading):
         for earlier in range(number - 1, self.sections[number] - 1, -1):
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
+            if MARKDOWN_HEADING.match(self.analysed[earlier].sentence.text):
+                break  # "### 结果摘要": a new part does not carry the device the last one ended on
         # nothing named yet: the stretch is the subject's only if nothing else is the topic
         # (an item about a language model that names the chip only later is not)
         return not any(
@@ -643,6 +645,7 @@ def _matches(signal: Signal, part: str, terms, lowered: str):
         yield [(match.start(), match.end()) for match in found]
 
 
+MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
