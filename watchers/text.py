@@ -92,7 +92,12 @@ RUN_ON_WORDS = frozenset(
     ]
 )
 WRAP_WIDTH = 55  # wrapped text fills its lines; a heading or a name line is short
-LINE_LABEL = re.compile(r"\s*(?:[#>|*•-]|\d{1,2}[.)]\s|[^:：\n]{1,30}[:：]\s)")
+WRAP_WIDTH_CJK = 20  # a Chinese character fills two columns
+LINE_LABEL = re.compile(
+    r"\s*(?:[#>|*•【-]|\d{1,2}[.)]\s|\d{1,2}:\d{2}\b|[一二三四五六七八九十]{1,3}、"
+    r"|[^:：\n]{1,30}(?::\s|：))"
+)
+CJK = re.compile(r"[\u4e00-\u9fff（“「]")
 
 
 def _unwrap(text: str) -> str:
@@ -113,8 +118,11 @@ def _runs_on(before: str, line: str) -> bool:
     if not before or not line or LINE_LABEL.match(before) or LINE_LABEL.match(line):
         return False
     last = before[-1]
+    if CJK.match(last) or last in "，、（":
+        # Chinese wrapped at a width: a long line that runs on without a stop
+        return len(before) >= WRAP_WIDTH_CJK and bool(CJK.match(line) or line[0].isascii())
     if not (last.isascii() and (last.isalnum() or last in ",;'\")]%-")):
-        return False  # a stop, a colon, or Chinese: the line ends there
+        return False  # a stop or a colon: the line ends there
     if line[0].islower() or line[0] == "(":
         return True
     if not line[0].isalpha():
