@@ -26,7 +26,14 @@ from watchers.context import (
     title_scopes,
     under_headings,
 )
-from watchers.figures import LIST_NUMBER, OTHER_MODELS, FigureReading, _compared_before, _excerpt
+from watchers.figures import (
+    LIST_LINE,
+    LIST_NUMBER,
+    OTHER_MODELS,
+    FigureReading,
+    _compared_before,
+    _excerpt,
+)
 from watchers.parties import SPEAKER, PartyReading
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -410,7 +417,10 @@ class Reading(PartyReading, FigureReading):
         aside_only = [m for m in self.mentions[number] if m.end <= position]
         if aside_only:  # "Researchers, who were loaned two Jalapeño boards, measured 79.8"
             return aside_only[-1].ours
+        listed = LIST_LINE.match(sentence.text)
         for earlier in range(number - 1, self.sections[number] - 1, -1):
+            if listed and LIST_LINE.match(self.analysed[earlier].sentence.text):
+                continue  # a list's items each go back to its lead, not to the item before
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
             if MARKDOWN_HEADING.match(self.analysed[earlier].sentence.text):

@@ -734,7 +734,7 @@ RUN_AFTER = re.compile(
     r"|\W*(?:该|这次|本次|此次|这轮|本轮)(?:测试|复测|运行|跑分|实测)",
     re.I,
 )
-LIST_LINE = re.compile(r"\s*(?:[-•*·]|\d{1,2}[.)])\s")
+LIST_LINE = re.compile(r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s")
 
 
 WORKLOAD_HINT = re.compile(

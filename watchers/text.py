@@ -14,7 +14,8 @@ SENTENCE_END = re.compile(
     r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
     r"|\n+|(?<=\S)\s+(?=\d{1,2}\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
     # a post's emoji ends what it cheers: "已完成流片（tape-out）🎉 首批样片预计明年回片"
-    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+"
+    r"|(?<=[^\s\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f][\U0001F300-\U0001FAFF\u2600-\u27BF])"
+    r"\ufe0f?\s+"
 )
 # where a negation or a hedge stops: a contrast, a new clause with its own verb, a semicolon
 SPAN_END = re.compile(
