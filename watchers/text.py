@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 SENTENCE_END = re.compile(
     # English: an end mark, space, a capital (not after "Sept.", "Mr.": an abbreviation)
@@ -40,6 +41,27 @@ CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_LATIN = re.compile(rf"(?<=[{CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9%])(?=[{CJK}])")
 
 
+def _simplified(text: str) -> str:
+    """Traditional Chinese (Taiwan and Hong Kong outlets) in mainland Simplified words, so one
+    vocabulary reads both: "台積電法說會：B0 良率傳出達 78%，尚未證實" → "台积电法说会：B0 良率传出达
+    78%，尚未证实" (晶片 → 芯片, 伺服器 → 服务器). Text with no Traditional-only character is left
+    as it is."""
+    only = _traditional_only()
+    if not any(char in only for char in text if char >= "\u4e00"):
+        return text
+    from zhconv import convert  # its tables load only for an item that needs them
+
+    return convert(text, "zh-cn")
+
+
+@cache
+def _traditional_only() -> frozenset[str]:
+    from zhconv import zhconv
+
+    zhconv.loaddict()
+    return frozenset(zhconv.zhcdicts["TRADONLY"])
+
+
 def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
@@ -58,6 +80,7 @@ def normalise(text: str) -> str:
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
+    text = _simplified(text)
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 
