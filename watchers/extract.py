@@ -34,6 +34,7 @@ from watchers.figures import (
     _compared_before,
     _excerpt,
 )
+from watchers.needles import present as needles_in
 from watchers.parties import SPEAKER, PartyReading
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -527,7 +528,7 @@ class Reading(PartyReading, FigureReading):
         # the signals' words each sentence holds, found once: a signal none of whose words a
         # sentence holds is passed over with a set operation, not a search
         present = [
-            None if vocabulary is None else {w for w in vocabulary if w in a.lowered}
+            None if vocabulary is None else vocabulary & needles_in(a.lowered)
             for a in self.analysed
         ]
         for signal in self.subject.signals:
