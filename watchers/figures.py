@@ -20,6 +20,7 @@ from watchers.quantities import (
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.vocabulary import ClaimRef
 
+HEARSAY = frozenset({"rumour", "estimate"})  # said by someone unnamed, or worked out
 OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
 
 
@@ -128,6 +129,8 @@ class FigureReading:
                     said == "retracted" and self._corrects(number, quantity)
                 ):
                     continue
+                if number == 0 and self._hedged_in_body(quantity):
+                    continue  # "B0 yield staying at 40% level" over "it is known that … 40%"
                 if not self.about_subject(number, quantity.start):
                     continue
                 if self._set_right(number, quantity, found):
@@ -208,6 +211,20 @@ class FigureReading:
                     {k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")}
                 )
         return out
+
+    def _hedged_in_body(self, quantity: Quantity) -> bool:
+        """Does the body give the headline's figure only as hearsay or an estimate? A headline
+        drops the hedges its story keeps."""
+        hedged = False
+        for number in range(1, len(self.analysed)):
+            for other in quantities(self.analysed[number].sentence.text):
+                if other.quantity != quantity.quantity or other.value != quantity.value:
+                    continue
+                said = self.asserted(number, other.start)
+                if said is None:
+                    return False
+                hedged = hedged or said in HEARSAY
+        return hedged
 
     def _set_right(self, number: int, quantity: Quantity, found: list) -> bool:
         """Does a correction later in the sentence give the right figure of the same quantity
