@@ -663,7 +663,7 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     owner's customers and tenants are not the owner ("拿到 OpenAI 试用权的客户")."""
     if CUSTOMER.match(text, at):
         return False
-    if OWN_WORD.search(text[max(0, at - 10) : at]) and any(o < at for o in owners):
+    if OWN_WORD.search(text[max(0, at - 24) : at]) and any(o < at for o in owners):
         return True
     before = text[max(0, at - 28) : at]
     found = list(owner.finditer(before))
@@ -804,7 +804,7 @@ PHRASE_BREAK = re.compile(r"\b(?:in|on|at|for|by|from|with|than|and|of)\b", re.I
 VERB_WORD = re.compile(r"[\w-]+")
 
 
-OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|openai's|nvidia's)\s+)?", re.I)
+OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|[\w-]+(?:'s|’s))\s+)?", re.I)
 
 
 SAID_RUNNER = re.compile(
@@ -917,7 +917,7 @@ TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 COMPANY_WORD = re.compile(r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$", re.I)
 OWN_WORD = re.compile(
-    r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?|\bin-house\s+"
+    r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?(?:[\w-]+\s+)?|\bin-house\s+"
     r"|自家|自有|自己的|公司内部|内部|公司的?)\s*$",
     re.I,
 )
@@ -958,6 +958,7 @@ BOTH = re.compile(
 ATTRIBUTION = re.compile(
     r",\s*(?:according to\s+[^,;]{1,60}|[^,;]{1,40}?\s(?:said|says|reported|wrote|added|announced)"
     r"(?:\s+(?:on|in)\s+[^,;]{1,80})?)\s*[.。]?\s*$"
+    r"|[”\"],?\s*(?:said|says|wrote|added)\s+[^.;“\"]{1,100}[.。]?\s*$"  # '…," said Richard Ho, …'
     r"|[”\"」]\s*[^。，,“”\"]{1,50}?(?:写道|表示|说|称|指出)\s*[。.]?\s*$",  # "“…”OpenAI 一位工程师写道。"
     re.I,
 )
