@@ -27,6 +27,7 @@ from watchers.context import (
     under_headings,
 )
 from watchers.figures import (
+    HEARSAY,
     LIST_LINE,
     LIST_NUMBER,
     OTHER_MODELS,
@@ -538,15 +539,34 @@ class Reading(PartyReading, FigureReading):
                 if known and words.isdisjoint(present[number]):
                     continue
                 candidate = self._fire(signal, number, sentence, checked=known)
-                if candidate and number == 0 and self._hedged_below(signal, present):
+                if (
+                    candidate
+                    and number == 0
+                    and (
+                        self._title_hedged(self._first_named(0))
+                        or self._hedged_below(signal, present)
+                    )
+                ):
                     break  # "Channel check: Rubin's first gigawatt already live", then a rumour
                 if candidate:
                     yield from candidate
 
+    def _first_named(self, number: int) -> int:
+        """Where sentence `number` first names a device (its end when it names none)."""
+        named = self.mentions[number]
+        return named[0].start if named else len(self.analysed[number].sentence.text)
+
+    def _title_hedged(self, at: int) -> bool:
+        """Does the headline hedge what it says at `at` from before it, in any clause (a headline
+        says one thing: "分析师：按我们的模型推算，Jalapeño 已落后 Rubin")?"""
+        return bool(self.analysed) and any(
+            scope.category in HEARSAY and scope.start < at for scope in self.analysed[0].scopes
+        )
+
     def _hedged_below(self, signal: Signal, present: list) -> bool:
-        """Does the body say what the headline says only as hearsay? A headline drops the
-        hedges its story keeps ("Channel check: … already live", then "…, according to a note
-        that cited two unnamed operators")."""
+        """Does the body say what the headline says only as hearsay or an estimate? A headline
+        drops the hedges its story keeps ("Channel check: … already live", then "…, according
+        to a note that cited two unnamed operators")."""
         words = signal.quick.union if signal.quick is not None else None
         hedged = False
         for number in range(1, len(self.analysed)):
@@ -565,7 +585,7 @@ class Reading(PartyReading, FigureReading):
                     said = set().union(*(statuses(found_in, a, b) for a, b in spans))
                     if not said - signal.allow:
                         return False
-                    hedged = hedged or "rumour" in said
+                    hedged = hedged or bool(said & HEARSAY)
         return hedged
 
     def _fire(

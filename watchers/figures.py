@@ -129,7 +129,9 @@ class FigureReading:
                     said == "retracted" and self._corrects(number, quantity)
                 ):
                     continue
-                if number == 0 and self._hedged_in_body(quantity):
+                if number == 0 and (
+                    self._title_hedged(quantity.start) or self._hedged_in_body(quantity)
+                ):
                     continue  # "B0 yield staying at 40% level" over "it is known that … 40%"
                 if not self.about_subject(number, quantity.start):
                     continue
