@@ -113,12 +113,14 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
 
 
 def status(found: list[Scope], start: int, end: int | None = None) -> str | None:
-    """The first category whose scope covers the stretch [start, end); None: asserted."""
+    """The category whose scope covers the stretch [start, end), one that says it is no fact
+    before one that says it is a plan ("将…对比，两边都未开启 MTP": not switched on, whatever the
+    plan); None: asserted."""
     end = start + 1 if end is None else end
-    for scope in found:
-        if scope.start < end and start < scope.end:
-            return scope.category
-    return None
+    covering = [scope.category for scope in found if scope.start < end and start < scope.end]
+    if not covering:
+        return None
+    return next((category for category in covering if category in NOT_FACT), covering[0])
 
 
 def item_scopes(text: str, table: Cues | None = None) -> frozenset[str]:

@@ -82,6 +82,13 @@ COMPARATOR_BEFORE = re.compile(
 )
 
 
+# the other side's own figure: "相较辉达 GB200 的每千瓦约 4.5 万", "比 GB300 的单用户 127"
+COMPARED_OWN = re.compile(
+    r"(?:相较于?|相比于?|比起?|较)[^，,。；;]{1,14}的\s*(?:每千瓦|每兆瓦|每瓦|单用户|每用户)?\s*"
+    r"(?:约|近|仅|只有|为|是|达)?\s*$"
+)
+
+
 # a bound is not a reading: "sub-40%", "under 550 W", "不到 40%", "至少 8 万"
 BOUND_BEFORE = re.compile(
     r"(?:\bsub-|(?<!\bjust )(?<!\bslightly )(?<!\ba little )\b(?:under|below|less than|fewer than|more than|at least|at most|upwards of|north of"
@@ -198,7 +205,7 @@ def _denominator_before(sentence: str, match: re.Match, end: int):
 
 def _comparator(sentence: str, match: re.Match) -> bool:
     before = sentence[max(0, match.start() - 24) : match.start()]
-    if _after_comparator(before):
+    if _after_comparator(before) or COMPARED_OWN.search(before):
         return True
     # the second of a pair: "1,459 对 535", "700 vs 169"
     return bool(re.search(r"\d[\d,.]*\s*(?:万|k|m)?\s*(?:vs\.?|versus|对|比)\s*$", before, re.I))
@@ -274,4 +281,8 @@ def bare_numbers(sentence: str) -> tuple[tuple[int, int, float], ...]:
 def comparator_before(sentence: str, start: int) -> bool:
     """Is the number at `start` the other side of a comparison ("against 18,200", "官方1.82万")?"""
     before = sentence[max(0, start - 24) : start]
-    return _after_comparator(before) or bool(re.search(r"官方\s*$|official\s*$", before, re.I))
+    return (
+        _after_comparator(before)
+        or bool(re.search(r"官方\s*$|official\s*$", before, re.I))
+        or bool(COMPARED_OWN.search(before))
+    )
