@@ -508,6 +508,21 @@ WORKLOAD = [
         "io",
     ),
     (re.compile(r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)k\s*/\s*(?P<o>\d+(?:\.\d+)?)k\b", re.I), "io"),
+    # the label before the number: "输入 1,000、输出 8,000 个 token", "输入1k输出8k"
+    (
+        re.compile(
+            r"输入\s*(?P<i>\d+(?:\.\d+)?)\s*k\s*[、,，/和]?\s*输出\s*(?P<o>\d+(?:\.\d+)?)\s*k", re.I
+        ),
+        "io",
+    ),
+    (
+        re.compile(
+            r"输入\s*(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:个\s*token)?\s*[、,，/和]?\s*"
+            r"输出\s*(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})",
+            re.I,
+        ),
+        "io-tokens",
+    ),
     (
         re.compile(
             r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input|in)\s*/\s*"
