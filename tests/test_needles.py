@@ -96,3 +96,13 @@ def test_the_needles_found_in_a_text_are_those_it_holds(text):
     for words in (needles(re.compile(p, re.I)) for p in PATTERNS):
         for word in words or ():
             assert (word in found) == (word in lowered)
+
+
+def test_needles_learned_after_a_text_was_read_are_found_in_it():
+    """A text read before a new pattern's needles were known is read again for them."""
+    text = "zqxj-one and zqxj-two"
+    Alternatives([r"zqxj-one"])
+    assert "zqxj-one" in present(text)
+    later = Alternatives([r"zqxj-two"])
+    assert "zqxj-two" in present(text)
+    assert later.search(text) is not None

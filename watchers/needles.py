@@ -161,30 +161,35 @@ class Alternatives:
 
 _HELD = 4096  # texts (and needle sets) remembered before starting afresh
 _KNOWN: set[str] = set()  # every needle of every Alternatives made so far
-_FINDER: list = []  # the automaton of every known needle, built when first asked for
-_PRESENT: dict[str, frozenset[str]] = {}
+# the automaton of every known needle, built when first asked for;
+# a text's needles are remembered with the automaton that found them, so needles learned later
+# (rules loaded while another thread reads) are never missed by a stale entry
+_FINDER: list = [None]
+_PRESENT: dict[str, tuple[object, frozenset[str]]] = {}
 
 
 def _learn(words: frozenset[str]) -> None:
     """Note new needles; the automaton is built again when next asked for, not per pattern."""
     if not words <= _KNOWN:
         _KNOWN.update(words)
-        _FINDER.clear()
-        _PRESENT.clear()
+        _FINDER[0] = None
 
 
 def present(lowered: str) -> frozenset[str]:
     """The known needles in a lower-cased text, found in one pass (Aho-Corasick) and remembered:
     a sentence is asked about by many alternations, each of which only asks which of its own
     needles are among these."""
-    found = _PRESENT.get(lowered)
-    if found is None:
-        if not _FINDER:
-            _FINDER.append(_automaton(_KNOWN))
-        found = frozenset(word for _, word in _FINDER[0].iter(lowered)) if _KNOWN else frozenset()
-        if len(_PRESENT) >= _HELD:
-            _PRESENT.clear()
-        _PRESENT[lowered] = found
+    finder = _FINDER[0]
+    if finder is None:
+        known = frozenset(_KNOWN)
+        finder = _FINDER[0] = _automaton(known)
+    held = _PRESENT.get(lowered)
+    if held is not None and held[0] is finder:
+        return held[1]
+    found = frozenset(word for _, word in finder.iter(lowered)) if len(finder) else frozenset()
+    if len(_PRESENT) >= _HELD:
+        _PRESENT.clear()
+    _PRESENT[lowered] = (finder, found)
     return found
 
 
@@ -193,7 +198,7 @@ def forget() -> None:
     _PRESENT.clear()
 
 
-def _automaton(words: set[str]) -> ahocorasick.Automaton:
+def _automaton(words: frozenset[str]) -> ahocorasick.Automaton:
     automaton = ahocorasick.Automaton()
     for word in words:
         automaton.add_word(word, word)
