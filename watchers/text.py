@@ -34,7 +34,6 @@ CLAUSE_END = re.compile(
     r"|(?<!not)(?<!nor)(?<! as)\s+(?=yet\b(?!\s+(?:to|again)\b))"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|并且未|尽管))|、(?=[^\d])"
 )
-NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 SPACES = re.compile(r"[ \t\u00a0\u3000]+")
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # a space between Chinese and Latin letters or digits, so word boundaries work in mixed text
