@@ -113,8 +113,7 @@ def extract_item(
     if not about:
         return []  # most of a feed is about something else: no sentence is read
     split = sentences(text)
-    wide = _section_scopes(text, split) if len(split) > 1 else [item_scopes(text)]
-    whole = [w | (title_scopes(title) & TITLE_WIDE) for w in wide]
+    whole = [w | (title_scopes(title) & TITLE_WIDE) for w in _section_scopes(text, split)]
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
@@ -700,16 +699,19 @@ COMPANY_OUTLET = re.compile(
     r"(?:blog|newsroom|website)\b|在公司(?:官方)?(?:博客|官网)",
     re.I,
 )
-# a signature line: "— The OpenAI hardware team"
+# what may stand before the owner's outlet opening a line: "From the OpenAI developer blog, …"
 FROM_OUTLET = re.compile(r"(?:from|via|posted (?:on|to)|on)(?:\s+the)?", re.I)
+# in a headline, the owner's people as the speaker: "演讲实录｜OpenAI 硬件团队：…"
 OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
+# in a headline, the owner's own repository: "Release v1.1.0 · openai/<repo>"
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
+# a signature line: "— The OpenAI hardware team"
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
-# a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
 # a newsletter's story head: "【OpenAI】…", "[Packaging] …"
 STORY_HEAD = re.compile(r"\s*(?:【[^】]{1,16}】|\[[^\]]{1,24}\]\s)")
+# a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"
 )

@@ -86,41 +86,16 @@ def normalise(text: str) -> str:
 
 # hard-wrapped text (a forum post, an email): a line that runs on into the next
 RUN_ON_WORDS = frozenset(
-    [
-        "and",
-        "or",
-        "the",
-        "of",
-        "to",
-        "a",
-        "an",
-        "in",
-        "on",
-        "at",
-        "with",
-        "for",
-        "by",
-        "from",
-        "that",
-        "they",
-        "their",
-        "its",
-        "is",
-        "are",
-        "was",
-        "were",
-        "than",
-        "as",
-        "but",
-    ]
-)
+    {"and", "or", "the", "of", "to", "a", "an", "in", "on", "at", "with", "for", "by", "from",
+     "that", "they", "their", "its", "is", "are", "was", "were", "than", "as", "but"}
+)  # fmt: skip
 WRAP_WIDTH = 55  # wrapped text fills its lines; a heading or a name line is short
 WRAP_WIDTH_CJK = 20  # a Chinese character fills two columns
 LINE_LABEL = re.compile(
     r"\s*(?:[#>|*•【-]|\d{1,2}[.)]\s|\d{1,2}:\d{2}\b|[一二三四五六七八九十]{1,3}、"
     r"|[^:：\n]{1,30}(?::\s|：))"
 )
-CJK = re.compile(r"[\u4e00-\u9fff（“「]")
+CJK_START = re.compile(rf"[{CJK}（“「]")  # a Chinese character or an opening mark of Chinese
 
 
 def _unwrap(text: str) -> str:
@@ -141,9 +116,9 @@ def _runs_on(before: str, line: str) -> bool:
     if not before or not line or LINE_LABEL.match(before) or LINE_LABEL.match(line):
         return False
     last = before[-1]
-    if CJK.match(last) or last in "，、（":
+    if CJK_START.match(last) or last in "，、（":
         # Chinese wrapped at a width: a long line that runs on without a stop
-        return len(before) >= WRAP_WIDTH_CJK and bool(CJK.match(line) or line[0].isascii())
+        return len(before) >= WRAP_WIDTH_CJK and bool(CJK_START.match(line) or line[0].isascii())
     if not (last.isascii() and (last.isalnum() or last in ",;'\")]%-")):
         return False  # a stop or a colon: the line ends there
     if line[0].islower() or line[0] == "(":
