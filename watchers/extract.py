@@ -34,6 +34,7 @@ from watchers.figures import (
     FigureReading,
     _compared_before,
     _excerpt,
+    only_hedged,
 )
 from watchers.needles import present as needles_in
 from watchers.parties import SPEAKER, PartyReading
@@ -566,26 +567,24 @@ class Reading(PartyReading, FigureReading):
         """Does the body say what the headline says only as hearsay or an estimate? A headline
         drops the hedges its story keeps ("Channel check: … already live", then "…, according
         to a note that cited two unnamed operators")."""
+        return only_hedged(
+            said - signal.allow
+            for number in range(1, len(self.analysed))
+            for said in self._said_of(signal, number, present)
+        )
+
+    def _said_of(self, signal: Signal, number: int, present: list):
+        """The categories over each way sentence `number` says what the signal says."""
         words = signal.quick.union if signal.quick is not None else None
-        hedged = False
-        for number in range(1, len(self.analysed)):
-            if (
-                words is not None
-                and present[number] is not None
-                and words.isdisjoint(present[number])
-            ):
-                continue
-            sentence, found_in = self.analysed[number].sentence, self.analysed[number][1]
-            for clause in sentence.clauses + sentence.spans:
-                part = sentence.text[clause.start : clause.end]
-                lowered = self.analysed[number].lowered[clause.start : clause.end]
-                for found in _matches(signal, part, signal.terms, lowered):
-                    spans = [(clause.start + a, clause.start + b) for a, b in found]
-                    said = set().union(*(statuses(found_in, a, b) for a, b in spans))
-                    if not said - signal.allow:
-                        return False
-                    hedged = hedged or bool(said & HEARSAY)
-        return hedged
+        if words is not None and present[number] is not None and words.isdisjoint(present[number]):
+            return
+        sentence, found_in = self.analysed[number].sentence, self.analysed[number][1]
+        for clause in sentence.clauses + sentence.spans:
+            part = sentence.text[clause.start : clause.end]
+            lowered = self.analysed[number].lowered[clause.start : clause.end]
+            for found in _matches(signal, part, signal.terms, lowered):
+                spans = [(clause.start + a, clause.start + b) for a, b in found]
+                yield set().union(*(statuses(found_in, a, b) for a, b in spans))
 
     def _fire(
         self, signal: Signal, number: int, sentence: Sentence, checked: bool = False

@@ -21,7 +21,18 @@ from watchers.quantities import comparator_before as _comparator_before
 from watchers.vocabulary import ClaimRef
 
 HEARSAY = frozenset({"rumour", "estimate"})  # said by someone unnamed, or worked out
-OTHER_MODELS = "other-models"  # the model table's entry for models no claim tracks
+OTHER_MODELS = "other-models"
+
+
+def only_hedged(saids) -> bool:
+    """Is what the body says of a headline's claim (the categories over each saying of it)
+    never asserted, and once at least hearsay or an estimate? None said: no."""
+    hedged = False
+    for said in saids:
+        if not said:
+            return False
+        hedged = hedged or bool(said & HEARSAY)
+    return hedged  # the model table's entry for models no claim tracks
 
 
 class FigureReading:
@@ -196,8 +207,7 @@ class FigureReading:
             named = self.mentions[back]
             if named and not any(m.ours for m in named):
                 continue  # "The GB300 side again had MTP on": another device's conditions
-            stated = self.conditions_in(text, back)
-            out.update({k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")})
+            out.update(self._run_said(text, back))
         after = number + 1
         if after < len(self.analysed) and self.sections[after] == self.sections[number]:
             text = self.analysed[after].sentence.text
@@ -208,25 +218,23 @@ class FigureReading:
                 and all(m.ours for m in named)
             ):
                 # "… measured 21,040 tokens/s/kW. The run used a 1,000-token prompt and …"
-                stated = self.conditions_in(text, after)
-                out.update(
-                    {k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")}
-                )
+                out.update(self._run_said(text, after))
         return out
+
+    def _run_said(self, text: str, number: int) -> dict:
+        """What a sentence says of how a run was done: its workload and MTP."""
+        stated = self.conditions_in(text, number)
+        return {k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")}
 
     def _hedged_in_body(self, quantity: Quantity) -> bool:
         """Does the body give the headline's figure only as hearsay or an estimate? A headline
         drops the hedges its story keeps."""
-        hedged = False
-        for number in range(1, len(self.analysed)):
-            for other in quantities(self.analysed[number].sentence.text):
-                if other.quantity != quantity.quantity or other.value != quantity.value:
-                    continue
-                said = self.asserted(number, other.start)
-                if said is None:
-                    return False
-                hedged = hedged or said in HEARSAY
-        return hedged
+        return only_hedged(
+            {said} if (said := self.asserted(number, other.start)) else set()
+            for number in range(1, len(self.analysed))
+            for other in quantities(self.analysed[number].sentence.text)
+            if other.quantity == quantity.quantity and other.value == quantity.value
+        )
 
     def _set_right(self, number: int, quantity: Quantity, found: list) -> bool:
         """Does a correction later in the sentence give the right figure of the same quantity
