@@ -15,6 +15,7 @@ from watchers.quantities import (
     Quantity,
     bare_numbers,
     heading_denominator,
+    heading_unit,
     quantities,
 )
 from watchers.quantities import comparator_before as _comparator_before
@@ -120,19 +121,20 @@ class FigureReading:
                 self._heading(number) or _row_label(sentence.text) or self._said_before(number)
             )
             for quantity in found:
-                if heading and isinstance(quantity, Quantity) and quantity.quantity == "throughput":
+                if not isinstance(quantity, Quantity) and -quantity[0] - 1 in respective:
+                    quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
+                if not isinstance(quantity, Quantity):
+                    bare_number = quantity
+                    quantity = self._under_heading(number, bare_number)
+                    if quantity is None and last is not None and number - last[0] <= 3:
+                        quantity = self._listed(number, bare_number, last[1])
+                    if quantity is None:
+                        continue
+                if heading and quantity.quantity == "throughput":
                     # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
                     quantity = replace(
                         quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
                     )
-                if not isinstance(quantity, Quantity) and -quantity[0] - 1 in respective:
-                    quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
-                if not isinstance(quantity, Quantity):
-                    if last is None or number - last[0] > 3:
-                        continue
-                    quantity = self._listed(number, quantity, last[1])
-                    if quantity is None:
-                        continue
                 if quantity.comparator:
                     continue
                 said = self.asserted(number, quantity.start)
@@ -276,6 +278,25 @@ class FigureReading:
     def _heading(self, number: int) -> tuple[str, float] | None:
         """The denominator of the nearest line before that leads a list (it ends with a colon),
         when only list lines stand between."""
+        lead = self._lead_line(number)
+        return heading_denominator(lead) if lead else None
+
+    def _under_heading(self, number: int, bare: tuple) -> Quantity | None:
+        """ "Key results (peak tokens per second per kilowatt):" then "- DeepSeek R1: 17,850": a
+        bare number right after a model's name, on a line of a list whose lead line names the
+        unit, is a figure in that unit."""
+        lead = self._lead_line(number)
+        unit = heading_unit(lead) if lead else None
+        text = self.analysed[number][0].text
+        start, end, value = bare
+        models = [s for s, _ in self.models[number] if s < start]
+        if unit is None or not models or not BARE_LEAD.fullmatch(text[models[-1] : start]):
+            return None
+        return Quantity(start, end, round(value * unit[1], 9), unit[0], False)
+
+    def _lead_line(self, number: int) -> str | None:
+        """The nearest line before that leads a list (it ends with a colon), when only list lines
+        stand between."""
         lines = 0
         for back in range(number - 1, max(-1, number - 12), -1):
             text = self.analysed[back][0].text.rstrip()
@@ -285,7 +306,7 @@ class FigureReading:
             if lines > 5:
                 return None
             if text.endswith((":", "：")):
-                return heading_denominator(text)
+                return text
             if text.endswith((".", "。", "!", "?", "！", "？")):
                 return None  # a sentence, not a list line: the list is over
         return None

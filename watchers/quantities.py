@@ -193,6 +193,23 @@ def heading_denominator(heading: str) -> tuple[str, float] | None:
     return quantity, factor
 
 
+# where a unit may start in a heading: after an opening bracket, a colon or a comma, or at a word
+UNIT_START = re.compile(r"[(（:：,，]\s*|\b(?=[A-Za-z])|(?<=[\u4e00-\u9fff])(?=\S)")
+
+
+@lru_cache(maxsize=512)
+def heading_unit(heading: str) -> tuple[str, float] | None:
+    """The unit a list's lead line names for the bare figures under it ("Key results (peak
+    tokens per second per kilowatt):", "端到端延迟（毫秒）："): (quantity, what one of it is in
+    the quantity's canonical unit), or None."""
+    for start in UNIT_START.finditer(heading):
+        probe = f"1 {heading[start.end() :]}"
+        found = next((q for q in quantities(probe) if q.start == 0 and not q.comparator), None)
+        if found is not None and isinstance(found.value, float):
+            return found.quantity, found.value
+    return None
+
+
 def _denominator_before(sentence: str, match: re.Match, end: int):
     """Tokens per second with its denominator said before the number, or none at all."""
     lead = sentence[max(0, match.start() - 40) : match.start()]
