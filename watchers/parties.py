@@ -633,6 +633,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
     names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
     names |= {m.group("name") for m in ZH_FIRM_REPORT.finditer(text)}
+    names |= {m.group("name") for m in ZH_FIRM_KIND.finditer(text)}
     return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT))
 
 
@@ -830,6 +831,14 @@ ZH_FIRM_REPORT = re.compile(
     r"(?:^|(?<=[，,。；;\n]))\s*(?P<name>[\u4e00-\u9fff]{2,4}?)"
     r"(?=\s*(?:周[一二三四五六日]|今天|昨天|昨日|日前|近日|本周|上周)?\s*(?:发布|公布|晒出|发表)了?"
     r"(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分))"
+)
+
+
+# a firm its kind introduces in Chinese: "研究机构 SemiAnalysis", "云服务商 Northvale"
+ZH_FIRM_KIND = re.compile(
+    r"(?:研究机构|研究公司|分析机构|分析公司|咨询公司|咨询机构|测试机构|评测机构|检测机构|第三方机构"
+    r"|云服务商|云服务厂商|云厂商|云端业者|云业者|研究团队|研究所|初创公司|新创公司)\s*"
+    r"(?P<name>(?-i:[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,2}))"
 )
 
 
