@@ -717,7 +717,7 @@ HANDLE = re.compile(
 FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"
-    r"|measurements|figures)\b|\s+is\s+(?:one of|a|an)\s+"
+    r"|measurements|figures)\b|\s+is\s+(?:one of|a|an|the)\s+"
     r"|(?:发布|公布|晒出|发表)了?(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分)"
     r"|(?:机构|公司|服务商|厂商|业者|团队|研究所)\s*[A-Z]"
     r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"

@@ -756,13 +756,23 @@ FIRST_PERSON_OWN = re.compile(
 )
 
 
+def firm_name(more: int) -> str:
+    """A firm's name: one word with a capital inside ("SemiAnalysis"), or capitalised words,
+    `more` or more after the first ("Halden Labs"), on one line and never across a sentence's end
+    ("… OpenAI chip Jalapeño. Moritake Cloud is …")."""
+    return (
+        r"(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*"
+        rf"|[A-Z][\w.'’-]*(?:(?<!\.)[ \t]+(?:&[ \t]+)?[A-Z][\w.'’-]*){{{more},3}})"
+    )
+
+
 # a capitalised name right before a measuring verb: "Kestrel Analytics has now re-run …"
 # (a name of two words or more, or one with a capital inside: "Halden Labs", "SemiAnalysis";
 # never a pronoun or a line's label such as "Silicon tested:")
 NAMED_RUNNER = re.compile(
     r"(?:^|[,;:—]\s*|\b(?:and|that|as|after|when|where)\s+)"
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
-    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    rf"(?P<name>{firm_name(1)})"
     r"(?:,\s+(?:which|who)\s+[^,;.]{1,80},)?"  # "Larkfield Testing, which received a node,"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
@@ -809,7 +819,7 @@ OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|[\w-]+(?:'s|’s))\s+)?", re.I)
 
 
 SAID_RUNNER = re.compile(
-    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))"
+    rf"(?P<name>{firm_name(0)})"
     r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
     r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
@@ -821,7 +831,7 @@ BY_RUNNER = re.compile(
     r"\b(?:ran|run|runs|executed|performed|conducted|carried out|measured|tested|benchmarked"
     r"|re-?run|re-?tested|re-?measured|audit|study|evaluation|re-?test|replication)"
     r"\s+(?:and\s+\w+\s+)?(?:independently\s+)?by\s+(?:the\s+)?"
-    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){0,3}))",
+    rf"(?P<name>{firm_name(0)})",
     re.I,
 )
 
@@ -844,11 +854,11 @@ ZH_FIRM_KIND = re.compile(
 
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
 FIRM_INTRO = re.compile(
-    r"(?P<name>(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*|[A-Z][\w.'’-]*(?:\s+(?:&\s+)?[A-Z][\w.'’-]*){1,3}))"
+    rf"(?P<name>{firm_name(1)})"
     r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group"
     r"|cloud|operator|customer)\b"
-    r"|\s+is\s+(?:one of\s+(?:a handful of|several|many|the|few)|a|an)\s+(?:[\w-]+\s+){0,4}?"
+    r"|\s+is\s+(?:one of\s+(?:a handful of|several|many|the|few)|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:clouds?|providers?|labs?|firms?|compan(?:y|ies)|consultanc(?:y|ies)|startups?|operators?"
     r"|customers?|test houses?)\b"
     r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results"
