@@ -17,10 +17,12 @@ CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
 # the categories that take a stretch out of plain assertion: not a fact at all, or a plan
 NOT_FACT = frozenset(
-    {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic"}
+    {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic", "quoted"}
 )
 PLANNED = frozenset({"future", "hypothetical"})
-DIRECTIONS = ("forward", "short", "backward", "clause", "sentence", "previous", "item")
+DIRECTIONS = (
+    "forward", "short", "backward", "self", "clause", "sentence", "previous", "item"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ def scopes(
         ("forward", sentence.spans),
         ("short", sentence.spans),
         ("backward", sentence.spans),
+        ("self", sentence.spans),
         ("clause", sentence.clauses),
     ):
         for category, pattern in table.by_direction[direction]:
@@ -109,6 +112,8 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         return Scope(start, stop.start() if stop else piece.end, category)
     if direction == "backward":
         return Scope(piece.start, end, category)
+    if direction == "self":
+        return Scope(start, end, category)
     return Scope(piece.start, piece.end, category)
 
 

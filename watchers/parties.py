@@ -183,7 +183,11 @@ class PartyReading:
         if found is None:
             read = self.analysed[number]
             text = read.sentence.text
-            found = list(self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered))
+            found = [
+                verb
+                for verb in self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered)
+                if not _in_name(text, verb.start())
+            ]
             self._verbs_in[number] = found
         return found
 
@@ -647,6 +651,15 @@ def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(parts))
 
 
+def _in_name(text: str, at: int) -> bool:
+    """Is the capitalised word at `at` part of a name ("Tallis Benchmarking", "Northvale
+    Testing"), not a verb? Not in a headline whose words are all capitalised."""
+    if not text[at : at + 1].isupper() or not NAME_WORD_BEFORE.search(text, 0, at):
+        return False
+    words = WORD.findall(text)
+    return sum(w[0].isupper() for w in words) * 2 <= len(words)
+
+
 def _bare(text: str, at: int) -> bool:
     """Is the party word at `at` a bare "the team", "engineers", "团队", naming nobody by itself?"""
     word = BARE_PARTY.match(text, at)
@@ -764,6 +777,10 @@ def firm_name(more: int) -> str:
         r"(?-i:[A-Z][a-z]+[A-Z][\w&.'’-]*"
         rf"|[A-Z][\w.'’-]*(?:(?<!\.)[ \t]+(?:&[ \t]+)?[A-Z][\w.'’-]*){{{more},3}})"
     )
+
+
+NAME_WORD_BEFORE = re.compile(r"(?-i:[A-Z][\w&'’-]*)\s+$")
+WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
 
 
 # a capitalised name right before a measuring verb: "Kestrel Analytics has now re-run …"
