@@ -165,16 +165,24 @@ def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str
 HEADING_PASSES = frozenset(
     {"future", "hypothetical", "watchlist", "question", "rumour", "estimate"}
 )
+# what a heading passes on to its section: a list of risks, of things to watch, of rumours (a
+# heading put as a question, "发生了什么", "How fast is it?", introduces its answer)
+SECTION_PASSES = frozenset({"watchlist", "hypothetical", "rumour"})
 SENTENCE_MARK = (".", "。", "!", "?", "！", "？")
+HEADING_LENGTH = 60  # characters: a longer line without a sentence's end is a sentence cut short
+LIST_START = re.compile(r"[-•*·▶►👉|]|\(?\d{1,2}[.):]")
 
 
 def under_headings(split: list[Sentence], table: Cues | None = None) -> list[frozenset[str]]:
     """For each sentence, the categories the lead line of the list it sits in gives it: a line
     ending in a colon whose own end is, say, a plan ("laid out its targets:") makes every list
-    line under it a plan, up to the first line that ends like a sentence."""
+    line under it a plan, up to the first line that ends like a sentence. A heading on a line of
+    its own ("风险提示", "What we're watching") gives its categories to its section, up to the
+    next heading."""
     out: list[frozenset[str]] = []
     passed: frozenset[str] = frozenset()
-    for sentence in split:
+    section = False  # `passed` comes from a heading, not a list's lead line
+    for number, sentence in enumerate(split):
         out.append(passed)
         text = sentence.text.rstrip()
         if text.endswith((":", "：")):
@@ -185,6 +193,21 @@ def under_headings(split: list[Sentence], table: Cues | None = None) -> list[fro
                 for scope in found
                 if scope.start < end and end - 1 < scope.end and scope.category in HEADING_PASSES
             )
-        elif text.endswith(SENTENCE_MARK):
+            section = False
+        elif number and _heading(sentence):
+            found = scopes(sentence, table)
+            passed = frozenset(s.category for s in found if s.category in SECTION_PASSES)
+            section = True
+        elif text.endswith(SENTENCE_MARK) and not section:
             passed = frozenset()
     return out
+
+
+def _heading(sentence: Sentence) -> bool:
+    """Is the sentence a heading on a line of its own: short, no sentence's end, no list line?"""
+    text = sentence.text.strip()
+    return (
+        0 < len(text) <= HEADING_LENGTH
+        and not text.endswith(SENTENCE_MARK + (",", "，", ";", "；"))
+        and not LIST_START.match(text)
+    )

@@ -119,7 +119,11 @@ def extract_item(
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
-    lead = under_headings(split) if ":" in text or "：" in text else [frozenset()] * len(split)
+    lead = (
+        under_headings(split)
+        if ":" in text or "：" in text or "\n" in text
+        else [frozenset()] * len(split)
+    )
     analysed = [Analysed(s, w | b | h) for s, w, b, h in zip(split, whole, back, lead, strict=True)]
     index = claim_index(claims)
     found: dict[tuple[str, str], Candidate] = {}
