@@ -15,13 +15,14 @@ from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
+CELL_END = re.compile(r"[;；]")
 # the categories that take a stretch out of plain assertion: not a fact at all, or a plan
 NOT_FACT = frozenset(
     {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic", "quoted"}
 )
 PLANNED = frozenset({"future", "hypothetical"})
 DIRECTIONS = (
-    "forward", "short", "backward", "self", "clause", "sentence", "previous", "item"
+    "forward", "short", "backward", "self", "cell", "clause", "sentence", "previous", "item"
 )  # fmt: skip
 
 
@@ -90,6 +91,7 @@ def scopes(
         ("short", sentence.spans),
         ("backward", sentence.spans),
         ("self", sentence.spans),
+        ("cell", sentence.spans),
         ("clause", sentence.clauses),
     ):
         for category, pattern in table.by_direction[direction]:
@@ -114,6 +116,9 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         return Scope(piece.start, end, category)
     if direction == "self":
         return Scope(start, end, category)
+    if direction == "cell":  # a table cell, to the next one: "Modeled yield, 4Q26 58%; …"
+        stop = CELL_END.search(text, end)
+        return Scope(start, stop.start() if stop else len(text), category)
     return Scope(piece.start, piece.end, category)
 
 
