@@ -16,7 +16,7 @@ from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
     "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context",
-    "own_context", "hardware", "hardware_claim", "agentic_claims",
+    "namesakes", "own_context", "hardware", "hardware_claim", "agentic_claims",
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
@@ -121,6 +121,9 @@ class Subject:
     with_owner: re.Pattern | None = None
     context: re.Pattern | None = None
     not_context: re.Pattern | None = None
+    # the name said to be something else ("Jalapeño is an observability platform"): the item is
+    # about that, even where it names the owner ("not affiliated with OpenAI")
+    namesakes: re.Pattern | None = None
     # words only the subject's own story uses: they outweigh `not_context` as the owner does
     own_context: re.Pattern | None = None
     owner: re.Pattern | None = None
@@ -144,6 +147,8 @@ class Subject:
         """About this subject: named with context (a chip, not the pepper), or named outright."""
         if self.names is None:
             return True  # a subject known only by its signals: the patterns decide
+        if self._namesake(text):
+            return False  # "Jalapeño, the open-source HTTP load generator, … not OpenAI's chip"
         if self.names.search(text) and self._in_context(text):
             return True
         if self.direct and self.direct.search(text):
@@ -175,14 +180,20 @@ class Subject:
             and self.owner.search(text)
         )
 
+    def _namesake(self, text: str) -> bool:
+        """Is the name said to be something else, and nothing only the subject's story says?"""
+        return (
+            self.namesakes is not None
+            and bool(self.namesakes.search(text))
+            and not (self.own_context is not None and self.own_context.search(text))
+        )
+
     def _in_context(self, text: str) -> bool:
+        own = self.own_context is not None and bool(self.own_context.search(text))
         if self.not_context is not None and self.not_context.search(text):
             # something else of that name (a pepper, a software library, a brand): only an item
             # that also names the owner, or words only its story uses, is about the subject
-            return bool(
-                (self.owner and self.owner.search(text))
-                or (self.own_context and self.own_context.search(text))
-            )
+            return bool(self.owner and self.owner.search(text)) or own
         return self.context is None or bool(self.context.search(text))
 
 
@@ -283,6 +294,7 @@ def _subject(data: dict, where: str) -> Subject:
         with_owner=_any(raw.get("with_owner"), f"{where}: subject.with_owner"),
         context=_any(raw.get("context"), f"{where}: subject.context"),
         not_context=_any(raw.get("not_context"), f"{where}: subject.not_context"),
+        namesakes=_any(raw.get("namesakes"), f"{where}: subject.namesakes"),
         own_context=_any(raw.get("own_context"), f"{where}: subject.own_context"),
         owner=_any(raw.get("owner"), f"{where}: subject.owner"),
         others=_any(raw.get("others"), f"{where}: subject.others"),
