@@ -22,7 +22,8 @@ NOT_FACT = frozenset(
 )
 PLANNED = frozenset({"future", "hypothetical"})
 DIRECTIONS = (
-    "forward", "short", "backward", "self", "cell", "clause", "sentence", "previous", "item"
+    "forward", "short", "backward", "self", "cell", "clause", "sentence", "previous", "next",
+    "item",
 )  # fmt: skip
 
 
@@ -82,7 +83,10 @@ def scopes(
             whole = whole - {category}
     out: list[Scope] = [Scope(0, len(text), category) for category in sorted(whole)]
     for category, pattern in (
-        table.by_direction["sentence"] + table.by_direction["previous"] + table.by_direction["item"]
+        table.by_direction["sentence"]
+        + table.by_direction["previous"]
+        + table.by_direction["next"]
+        + table.by_direction["item"]
     ):
         if pattern.search(text, lowered=lowered):
             out.append(Scope(0, len(text), category))
@@ -158,12 +162,22 @@ def title_scopes(title: str, table: Cues | None = None) -> frozenset[str]:
 
 def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str]:
     """Categories this sentence gives the one before it ("这只是估算")."""
+    return _given(sentence, "previous", table)
+
+
+def looking_ahead(sentence: Sentence, table: Cues | None = None) -> frozenset[str]:
+    """Categories this sentence gives the one after it: "Q: What did Nvidia promise?" makes
+    its answer a plan."""
+    return _given(sentence, "next", table)
+
+
+def _given(sentence: Sentence, direction: str, table: Cues | None) -> frozenset[str]:
     table = table or cues()
-    previous = table.by_direction["previous"]
-    if not any(pattern.search(sentence.text) for _, pattern in previous):
+    given = table.by_direction[direction]
+    if not any(pattern.search(sentence.text) for _, pattern in given):
         return frozenset()  # no such cue even before masking: most sentences stop here
     masked = _masked(sentence.text, table.pseudo)
-    return frozenset(c for c, pattern in previous if pattern.search(masked))
+    return frozenset(c for c, pattern in given if pattern.search(masked))
 
 
 # what a list's lead line passes on to the lines under it ("its targets:", "what to watch:")
