@@ -120,7 +120,8 @@ def extract_item(
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
-    back = [b | a for b, a in zip(back, [frozenset()] + [looking_ahead(s) for s in split[:-1]])]
+    ahead = [frozenset()] + [looking_ahead(s) for s in split[:-1]]
+    back = [b | a for b, a in zip(back, ahead, strict=True)]
     lead = (
         under_headings(split)
         if ":" in text or "：" in text or "\n" in text
