@@ -280,6 +280,7 @@ class Reading(PartyReading, FigureReading):
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
     owner_quotes: frozenset = frozenset()  # sentences quoted from the owner's people
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
+    _of_all: dict | None = None  # the conditions said of every figure in the item
 
     def __post_init__(self):
         self._title_end = (

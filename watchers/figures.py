@@ -159,12 +159,12 @@ class FigureReading:
                 metric = self._held_over(number, quantity, metric)
                 last = (number, quantity, metric)
                 stated = self.conditions_in(sentence.text, number, at=quantity.start)
-                conditions = {**self.measurement[2], **self._said_earlier(number), **stated}
+                said = {**self._said_of_all(), **self._said_earlier(number), **stated}
+                conditions = {**self.measurement[2], **said}
                 model = respective.get(quantity.start) or self.model_at(
                     number, quantity.start, quantity.end
                 )
                 measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
-                said = {**self._said_earlier(number), **stated}
                 keys = RAN_KEYS & said.keys() if who and not metric.disclosure else ()
                 if measured and keys:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
@@ -191,6 +191,16 @@ class FigureReading:
                 text, 0, len(text), lowered=self.analysed[number].lowered
             )
         )
+
+    def _said_of_all(self) -> dict:
+        """The conditions a sentence says of every figure in the item ("以上数据均在 B0 步进样片
+        上测得", "All of the figures above were taken with MTP on")."""
+        if self._of_all is None:
+            self._of_all = {}
+            for number, read in enumerate(self.analysed):
+                if OF_ALL.search(read.sentence.text):
+                    self._of_all.update(self.conditions_in(read.sentence.text, number))
+        return self._of_all
 
     def _said_earlier(self, number: int) -> dict:
         """The workload the two sentences before state, for a figure whose own sentence states
@@ -806,6 +816,13 @@ MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测",
 RUN_AFTER = re.compile(
     r"\W*(?:the|that|this|each|both|its)\s+(?:(?:\w+\s+)?(?:run|test|measurement|benchmark|re-?run)s?)\b"
     r"|\W*(?:该|这次|本次|此次|这轮|本轮)(?:测试|复测|运行|跑分|实测)",
+    re.I,
+)
+# a sentence about every figure of the item: "以上数据均…", "all of the figures above were…"
+OF_ALL = re.compile(
+    r"(?:以上|上述|所有|全部|表中|文中|这些)(?:的)?(?:数据|数字|成绩|结果|跑分)(?:均|都|全部|全都)"
+    r"|\ball (?:of )?(?:the |these |those )?(?:figures|numbers|results|data)(?: above| here| in (?:the|this) (?:table|post|report))?\s+(?:were|are|was)\b"
+    r"|\b(?:the|these|those) (?:figures|numbers|results)(?: above)? (?:were|are) all\b",
     re.I,
 )
 LIST_LINE = re.compile(r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s")
