@@ -93,6 +93,7 @@ class FigureReading:
                     m.end()
                     for m in pattern.finditer(text)
                     if self._stated(number, m.start())
+                    and not self._of_another(number, m.start())
                     and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
                 ]
@@ -103,6 +104,18 @@ class FigureReading:
                 out[name] = hits
         self._hits[key] = out
         return out
+
+    def _of_another(self, number: int | None, at: int) -> bool:
+        """Is the phrase at `at` in a clause that names another device and not the subject
+        ("The comparator systems were re-run with multi-token prediction on; Jalapeño ran
+        without it")?"""
+        if number is None or not self.mentions[number]:
+            return False
+        clause = self.analysed[number].sentence.clause_at(at)
+        named = [m for m in self.mentions[number] if clause.start <= m.start < clause.end]
+        if not named:  # "…, with multi-token prediction on": the device named last before
+            named = [m for m in self.mentions[number] if m.start < at][-1:]
+        return bool(named) and not any(m.ours for m in named)
 
     def _figures(self, retest_said: bool = False) -> list[Candidate]:
         """The item's figures on the claims (`retest_said`: a signal says the subject was

@@ -31,7 +31,7 @@ MULTIPLIER = {
     "k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "百万": 1e6,
     "billion": 1e9, "bn": 1e9, "万": 1e4, "亿": 1e8,
 }  # fmt: skip
-DASH = r"\s*(?:–|-|—|~|〜|to|至|到|(?<=\d)\s+and(?=\s))\s*"  # "and": only after "between"
+DASH = r"\s*(?:–|-|—|~|〜|to|至|到|(?<=[\dx×倍%])\s+and(?=\s))\s*"  # "and": only after "between"
 RANGE = re.compile(
     rf"(?<![A-Za-z0-9_.])(?:(?<!\d,)|(?!\d{3}(?![\d.])))(?P<lo>\d+(?:\.\d+)?)\s*(?:[x×倍%])?{DASH}(?P<hi>\d+(?:\.\d+)?)\s*(?P<u>x\b|×|倍|times\b|%|percent)",
     re.I,
