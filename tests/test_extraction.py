@@ -282,3 +282,19 @@ def test_a_slip_said_as_no_longer_expected_before_a_deadline_moves_the_milestone
     )
     found = {(c.claim_id, c.value) for c in extract_item(item, claims)}
     assert ("nvidia.rubin.first-gw", "slipped") in found
+
+
+def test_html_left_in_an_item_reads_as_lines_and_its_tables_as_rows():
+    from watchers.text import normalise
+
+    markup = (
+        "<p>Runs by Wrenfield Labs.</p><table><caption>Tokens/s per kW</caption>"
+        "<tr><th>Model</th><th>Jalapeño</th></tr><tr><td>DeepSeek R1</td><td>18,900</td></tr>"
+        "</table><ul><li>MTP off &amp; rated power</li></ul>"
+    )
+    assert normalise(markup).splitlines() == [
+        "Runs by Wrenfield Labs.",
+        "Tokens/s per kW",
+        "DeepSeek R1: Jalapeño 18,900 Tokens/s per kW.",
+        "- MTP off & rated power",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
     text = text or ""
+    if "<" in text and BLOCK_TAG.search(text):
+        text = markup_lines(text)
     if "**" in text:  # Markdown bold: "**Lab finished its run.** The consultancy…" is two sentences
         text = text.replace("**", "")
     if "|" in text:
@@ -82,6 +85,41 @@ def normalise(text: str) -> str:
     text = _simplified(text)
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
+
+
+# HTML left in an item's text: its blocks are lines, its table rows Markdown rows
+BLOCK_TAG = re.compile(
+    r"</?(?:p|br|div|li|ul|ol|tr|td|th|table|caption|h[1-6]|blockquote)\b[^<>]*>", re.I
+)
+ROW_START = re.compile(r"<tr\b[^<>]*>", re.I)
+CELL_START = re.compile(r"<t([dh])\b[^<>]*>", re.I)
+LINE_TAG = re.compile(
+    r"<br\s*/?>|</?(?:p|div|ul|ol|table|caption|h[1-6]|blockquote)\b[^<>]*>|</(?:li|tr)>", re.I
+)
+ANY_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+ROW_END = re.compile(r"</tr\s*>|</table\s*>", re.I)
+
+
+def markup_lines(markup: str) -> str:
+    """HTML an item's text still holds, as lines: a block a line, a list item a "- " line, a
+    table's rows Markdown rows (a rule after a header row of <th> cells), every other tag gone."""
+    rows = ROW_START.split(markup)
+    out = [rows[0]]
+    for row in rows[1:]:
+        end = ROW_END.search(row)
+        row, rest = (row[: end.start()], row[end.end() :]) if end else (row, "")
+        cells = CELL_START.split(row)
+        # cells: text before the first cell, then (kind, text) pairs
+        kinds, texts = cells[1::2], cells[2::2]
+        line = "\n| " + " | ".join(ANY_TAG.sub(" ", t).strip() for t in texts) + " |\n"
+        if kinds and all(k.lower() == "h" for k in kinds):
+            line += "|" + "---|" * len(texts) + "\n"
+        out.append(cells[0] + line + rest)
+    text = "".join(out)
+    text = re.sub(r"<li\b[^<>]*>", "\n- ", text, flags=re.I)
+    text = ANY_TAG.sub(" ", LINE_TAG.sub("\n", text))
+    lines = (" ".join(line.split()) for line in html.unescape(text).splitlines())
+    return "\n".join(line for line in lines if line)
 
 
 # hard-wrapped text (a forum post, an email): a line that runs on into the next
@@ -216,22 +254,25 @@ def _table_as_sentences(match: re.Match) -> str:
     )
 
 
-def _caption_unit(text: str, start: int, end: int) -> re.Match | None:
+def _caption_unit(text: str, start: int, end: int) -> str | None:
     """The unit a table's caption gives all its figures: the line just before or after it
     ("Units: tokens/s per kW.", "Throughput per kW, tokens/s:")."""
     before = text[max(0, start - 400) : start].rstrip().rpartition("\n")[2]
     after = text[end : end + 400].lstrip().partition("\n")[0]
-    # or the last sentence of the paragraph before ("… MTP disabled. Unit for every cell: …")
-    last = LAST_SENTENCE.split(before)[-1]
-    for line in (after, before, last):
+    # or a sentence of the paragraph before, the last first ("… MTP disabled. Unit for every
+    # cell: …", "Peak throughput, tokens/s per kW (rated power). InferenceX 8k/1k. …")
+    for line in (after, before, *reversed(LAST_SENTENCE.split(before))):
         if len(line) <= 60 or CAPTION.match(line):  # a caption, not the next paragraph
             found = ROW_UNIT.search(line)
             if found:
-                return found
+                unit = found.group(0)
+                if not UNIT_DENOMINATOR.search(unit) and PER_USER.search(line):
+                    unit += " per user"  # "Per-user speed, tokens/s."
+                return unit
     return None
 
 
-def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str:
+def _rows_as_sentences(lines: list[str], caption: str | None = None) -> str:
     """Header line, rule, rows (cells between pipes) as one sentence a row."""
     header = [cell.strip() for cell in lines[0].split("|")]
     out = []
@@ -239,15 +280,14 @@ def _rows_as_sentences(lines: list[str], caption: re.Match | None = None) -> str
         cells = [_digits_joined(cell.strip()) for cell in line.split("|")]
         parts = []
         # the unit said in the row's words: its label, or a "metric" column; else the caption's
-        row_unit = (
-            ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c))) or caption
-        )
+        said = ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c)))
+        row_unit = said.group(0) if said else caption
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
                 parts.append(f"{unit['name']} {cell} {unit['unit']}".lstrip())
             elif row_unit and BARE_CELL.fullmatch(cell):
-                parts.append(f"{name} {cell} {row_unit.group(0)}")
+                parts.append(f"{name} {cell} {row_unit}")
             else:
                 parts.append(f"{name} {cell}")
         out.append(f"{cells[0]}: " + "; ".join(parts) + ".")
@@ -262,6 +302,10 @@ def _digits_joined(cell: str) -> str:
     return re.sub(r"\s", "", cell) if SPACED_THOUSANDS.fullmatch(cell) else cell
 
 
+PER_USER = re.compile(r"per[- ]user|single[- ](?:user|stream)|单用户|每用户", re.I)
+UNIT_DENOMINATOR = re.compile(
+    r"/\s*(?:kw|mw|user|w)\b|\bper\s+(?:kw|mw|kilowatt|megawatt|user|watt)", re.I
+)
 LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 CAPTION = re.compile(r"\W*(?:units?|all figures|figures|numbers|values|单位|注)\b", re.I)
 FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
