@@ -281,6 +281,7 @@ class Reading(PartyReading, FigureReading):
     owner_quotes: frozenset = frozenset()  # sentences quoted from the owner's people
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
     _of_all: dict | None = None  # the conditions said of every figure in the item
+    _authors: dict | None = None  # who wrote the post each sentence stands in, by its text
 
     def __post_init__(self):
         self._title_end = (

@@ -529,7 +529,22 @@ class PartyReading:
         lead = SAID_BY.match(sentence)
         if lead and owner.search(lead.group(0)):
             return "owner"
-        return self._first_person
+        return self._author_of(sentence) or self._first_person
+
+    def _author_of(self, sentence: str) -> str:
+        """Who wrote the post a sentence stands in: the nearest handle at or above it ("@hwang_oai
+        · Nov 3", "> u/oai_infra_marisa (OpenAI):"), the owner's when the handle or its flair
+        names the owner; "" when the item has no handles."""
+        if self._authors is None:
+            self._authors = {}
+            author = ""
+            for read in self.analysed:
+                mark = AUTHOR.match(read.sentence.text)
+                if mark:
+                    said = f"{mark['name'].replace('_', ' ')} {mark['flair'] or ''}"
+                    author = "owner" if self.subject.owner.search(said) else "independent"
+                self._authors[read.sentence.text] = author
+        return self._authors.get(sentence, "")
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
@@ -757,6 +772,11 @@ SPEAKER = re.compile(
 )
 
 
+# a post's author line: "@hwang_oai · Nov 3", "> u/oai_infra_marisa (OpenAI): …", "↳ @irisbench:"
+AUTHOR = re.compile(
+    r"\s*(?:[>↳]\s*)*(?:\*\*)?(?:@|u/)(?P<name>[A-Za-z0-9_.-]{2,30})(?:\*\*)?"
+    r"(?:\s*\((?P<flair>[^()]{1,40})\))?(?:\*\*)?\s*(?:[:·|]|$)"
+)
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 
 
