@@ -64,7 +64,11 @@ class PartyReading:
             # "Q: What did you run? A: All three models, …", and the lines under a "Method"
             # heading: they describe the run
             for number in self._answers() + self._method_lines():
-                named |= {name for _, name in self.models[number]}
+                named |= {
+                    name
+                    for at, name in self.models[number]
+                    if not self._clause_status(number, at) & (NOT_FACT | PLANNED)
+                }
                 full = full or bool(
                     spec and spec.full_cues and self._says_full(spec.full_cues, number)
                 )
@@ -90,8 +94,8 @@ class PartyReading:
             text = read.sentence.text
             if HEADING.match(text):
                 under = bool(METHOD_HEAD.search(text))
-            elif under:
-                out.append(number)
+            elif under or SETUP_LINE.match(text):
+                out.append(number)  # and a line that says what the run ran ("Models: …")
         return out
 
     def _answers(self) -> list[int]:
@@ -711,6 +715,10 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     )
 
 
+# a line that says what a run ran: "Models: GPT-OSS 120B, DeepSeek R1, Kimi K2.5", "测试模型："
+SETUP_LINE = re.compile(
+    r"\W*(?:\d+/\d+\s+)?(?:models?(?: run| tested)?|测试模型|模型)\s*[:：]", re.I
+)
 HEADING = re.compile(r"\s*(?:#{1,4}\s|【|[一二三四五六七八九十]、)")
 METHOD_HEAD = re.compile(
     r"\b(?:method(?:ology)?|setup|set-up|test (?:setup|conditions)|how we (?:tested|measured|ran))\b"
