@@ -751,7 +751,10 @@ OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|publish
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
     r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
-    r"|re-?measure|run|test|measure|benchmark)\s+(?:anything\s+on\s+|a thing on\s+)?$",
+    r"|re-?measure|run|test|measure|benchmark)\s+(?:anything\s+on\s+|a thing on\s+)?$"
+    # "they don't have a Jalapeño", "we do not have access to Jalapeño hardware", "没有拿到"
+    r"|\b(?:don't|do not|doesn't|does not|didn't|did not|never)\s+(?:have|had|get|got)\s+"
+    r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$",
     re.I,
 )
 
