@@ -954,7 +954,7 @@ LENT_BY = re.compile(
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
-    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的))|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
+    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的))|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
     re.I,
 )
 
