@@ -115,7 +115,8 @@ def extract_item(
     if not about:
         return []  # most of a feed is about something else: no sentence is read
     split = sentences(text)
-    whole = [w | (title_scopes(title) & TITLE_WIDE) for w in _section_scopes(text, split)]
+    title_wide = title_scopes(title) & TITLE_WIDE
+    whole = [w | title_wide for w in _section_scopes(text, split)]
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
