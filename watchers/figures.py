@@ -685,9 +685,12 @@ def _row_label(text: str) -> tuple[str, float] | None:
 
 @cache
 def _owners_word(owner: re.Pattern) -> re.Pattern:
-    """The owner's possessive or speech just before a figure ("OpenAI's 19,600", "官方说")."""
+    """The owner's possessive or speech just before a figure ("OpenAI's 19,600", "官方说"), or a
+    table column named for the owner ("DeepSeek R1: OpenAI (25 Aug) 700; Tallis (Oct) …")."""
     return re.compile(
-        rf"(?:{owner.pattern}|the company)(?:'s|’s| says| said|的|说|称)\s*\S{{0,6}}$", re.I
+        rf"(?:{owner.pattern}|the company)"
+        r"(?:(?:'s|’s| says| said|的|说|称)\s*\S{0,6}|\s*\([^()]{0,24}\)\s*)$",
+        re.I,
     )
 
 

@@ -131,9 +131,12 @@ class PartyReading:
 
     def _left_out(self) -> bool:
         """Does the item say the subject was not part of the run?"""
+        stepping = self.subject.with_owner  # "手上没有 B0 板子" leaves out no A0 run
         for number, mentions in enumerate(self.mentions):
             text = self.analysed[number][0].text
             for m in mentions:
+                if stepping is not None and stepping.fullmatch(text[m.start : m.end]):
+                    continue
                 if m.ours and (
                     LEFT_OUT_BEFORE.search(text[max(0, m.start - 40) : m.start])
                     or LEFT_OUT_AFTER.match(text, m.end)
@@ -754,7 +757,8 @@ LEFT_OUT_BEFORE = re.compile(
     r"|re-?measure|run|test|measure|benchmark)\s+(?:anything\s+on\s+|a thing on\s+)?$"
     # "they don't have a Jalapeño", "we do not have access to Jalapeño hardware", "没有拿到"
     r"|\b(?:don't|do not|doesn't|does not|didn't|did not|never)\s+(?:have|had|get|got)\s+"
-    r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$",
+    r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$"
+    r"|(?:手上|手里|手头)(?:根本|并|也)?(?:没有|没)\s*$",
     re.I,
 )
 
