@@ -594,7 +594,10 @@ class Reading(PartyReading, FigureReading):
             lowered = self.analysed[number].lowered[clause.start : clause.end]
             for found in _matches(signal, part, signal.terms, lowered):
                 spans = [(clause.start + a, clause.start + b) for a, b in found]
-                yield set().union(*(statuses(found_in, a, b) for a, b in spans))
+                said = set().union(*(statuses(found_in, a, b) for a, b in spans))
+                if signal.about == "subject" and not self.about_subject(number, spans[0][0]):
+                    said.add("another device")  # "a Rubin part ships in volume": Rubin CPX
+                yield said
 
     def _fire(
         self, signal: Signal, number: int, sentence: Sentence, checked: bool = False

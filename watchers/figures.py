@@ -21,7 +21,8 @@ from watchers.quantities import (
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.vocabulary import ClaimRef
 
-HEARSAY = frozenset({"rumour", "estimate"})  # said by someone unnamed, or worked out
+# said by someone unnamed, worked out, or (in the body, of a headline's claim) of another device
+HEARSAY = frozenset({"rumour", "estimate", "another device"})
 OTHER_MODELS = "other-models"
 
 
