@@ -213,7 +213,7 @@ def under_headings(split: list[Sentence], table: Cues | None = None) -> list[fro
                 if scope.start < end and end - 1 < scope.end and scope.category in HEADING_PASSES
             )
             section = False
-        elif number and _heading(sentence):
+        elif number and heading_line(sentence):
             found = scopes(sentence, table)
             passed = frozenset(s.category for s in found if s.category in SECTION_PASSES)
             section = True
@@ -222,7 +222,7 @@ def under_headings(split: list[Sentence], table: Cues | None = None) -> list[fro
     return out
 
 
-def _heading(sentence: Sentence) -> bool:
+def heading_line(sentence: Sentence) -> bool:
     """Is the sentence a heading on a line of its own: short, no sentence's end, no list line?"""
     text = sentence.text.strip()
     return (

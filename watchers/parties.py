@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from watchers.context import NOT_FACT, PLANNED, statuses
+from watchers.context import NOT_FACT, PLANNED, heading_line, statuses
 from watchers.figures import OTHER_MODELS, _merge
 from watchers.quantities import quantities
 
@@ -92,7 +92,7 @@ class PartyReading:
         out, under = [], False
         for number, read in enumerate(self.analysed):
             text = read.sentence.text
-            if HEADING.match(text):
+            if HEADING.match(text) or (number and heading_line(read.sentence)):
                 under = bool(METHOD_HEAD.search(text))
             elif under or SETUP_LINE.match(text):
                 out.append(number)  # and a line that says what the run ran ("Models: …")
