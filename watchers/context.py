@@ -112,10 +112,10 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
     """What a cue found in its piece (span or clause) takes out, by its direction."""
     start, end = match.start(), min(match.end(), piece.end)
     if direction == "forward":
-        return Scope(start, piece.end, category)
+        return Scope(start, _bracket_end(text, start, piece.end), category)
     if direction == "short":  # to the next comma, not past "、"
         stop = SHORT_END.search(text, end, piece.end)
-        return Scope(start, stop.start() if stop else piece.end, category)
+        return Scope(start, _bracket_end(text, start, stop.start() if stop else piece.end), category)
     if direction == "backward":
         return Scope(piece.start, end, category)
     if direction == "self":
@@ -124,6 +124,16 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         stop = CELL_END.search(text, end)
         return Scope(start, stop.start() if stop else len(text), category)
     return Scope(piece.start, piece.end, category)
+
+
+def _bracket_end(text: str, start: int, end: int) -> int:
+    """A cue inside brackets reaches their close at most: "Aldgate Lab (independent; no funding
+    from OpenAI) has re-run all three models" negates the funding, not the run."""
+    opened = max(text.rfind("(", 0, start), text.rfind("（", 0, start))
+    if opened < 0 or max(text.rfind(")", opened, start), text.rfind("）", opened, start)) >= 0:
+        return end
+    closes = [i for i in (text.find(")", start, end), text.find("）", start, end)) if i >= 0]
+    return min(closes) if closes else end
 
 
 def status(found: list[Scope], start: int, end: int | None = None) -> str | None:

@@ -113,10 +113,15 @@ class FigureReading:
         if number is None or not self.mentions[number]:
             return False
         clause = self.analysed[number].sentence.clause_at(at)
-        named = [m for m in self.mentions[number] if clause.start <= m.start < clause.end]
-        if not named:  # "…, with multi-token prediction on": the device named last before
-            named = [m for m in self.mentions[number] if m.start < at][-1:]
-        return bool(named) and not any(m.ours for m in named)
+        mentions = self.mentions[number]
+        # the device named last before it in its clause ("Rubin ran with MTP and Jalapeño did
+        # not"), else first after it there ("With MTP on, Rubin …"), else last before it
+        named = (
+            [m for m in mentions if clause.start <= m.start < at][-1:]
+            or [m for m in mentions if at <= m.start < clause.end][:1]
+            or [m for m in mentions if m.start < at][-1:]
+        )
+        return bool(named) and not named[0].ours
 
     def _figures(self, retest_said: bool = False) -> list[Candidate]:
         """The item's figures on the claims (`retest_said`: a signal says the subject was

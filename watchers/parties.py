@@ -160,6 +160,8 @@ class PartyReading:
                 break
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue
+            if number and THE_BEFORE.search(text, 0, at) and self._spot_checks(number - 1) is None:
+                continue  # "…watched OpenAI engineers repeat the runs." "The runs matched…"
             found = (
                 self._who(text, at, number)
                 or (
@@ -190,10 +192,12 @@ class PartyReading:
         if found is None:
             read = self.analysed[number]
             text = read.sentence.text
+            names = [m.span() for m in self.firms.finditer(text)] if self.firms else []
             found = [
                 verb
                 for verb in self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered)
                 if not _in_name(text, verb.start())
+                and not any(a <= verb.start() < b for a, b in names)  # "Orrin Testing"
             ]
             self._verbs_in[number] = found
         return found
@@ -328,12 +332,12 @@ class PartyReading:
         masked = _mask_independence(sentence)
         parties = [p for p in self._parties(sentence, number) if self._stated(number, p[0])]
         before = sorted(p for p in parties if p[0] <= at)
-        after = sorted(p for p in parties if at < p[0] <= at + 40)
+        after = sorted(p for p in parties if at < p[0] <= at + 60)
         agent = before[-1][1] if before else None
         if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
             # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
             agent = before[0][1]
-        passive = re.search(r"\bby\b|由|被", masked[at : at + 40]) or re.match(
+        passive = re.search(r"\bby\b|由|被", masked[at : at + 60]) or re.match(
             r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
         )  # "benchmarked outside OpenAI", "re-tested independently"
         if after and passive:
@@ -379,6 +383,14 @@ class PartyReading:
         for at, kind in found:
             if kind == "independent" and _bare(sentence, at):
                 kind = self._antecedent(number, at, found)
+            elif kind == "owner" and COMPANY_AFTER_FIRM.match(sentence, at):
+                # "Corvane Cloud's blog says the company measured…": the firm just named
+                if self.firms is not None and any(
+                    k == "independent" and self.firms.match(sentence, where)
+                    for where, k in found
+                    if where < at
+                ):
+                    kind = "independent"
             out.append((at, kind))
         return out
 
@@ -660,6 +672,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
     names |= {m.group("name") for m in ZH_FIRM_REPORT.finditer(text)}
     names |= {m.group("name") for m in ZH_FIRM_KIND.finditer(text)}
+    names |= {m.group("name") for m in FIRM_KIND.finditer(text)}
     return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT))
 
 
@@ -896,6 +909,18 @@ ZH_FIRM_REPORT = re.compile(
 )
 
 
+THE_BEFORE = re.compile(r"\b(?:the|these|those)\s+$", re.I)
+COMPANY_AFTER_FIRM = re.compile(r"the (?:company|firm)\b", re.I)
+
+
+# a name whose last word is a testing firm's kind: "Sable Point Research", "Pellworth
+# Instruments", "Corvane Cloud" (not "the Inference Systems Summit")
+FIRM_KIND = re.compile(
+    r"(?P<name>(?-i:(?:[A-Z][\w&'’-]+[ \t]+){1,3}(?:Research|Instruments|Analytics|Benchmarks"
+    r"|Benchmarking|Testing|Labs?|Laboratory|Cloud|Compute|Computing)))(?![ \t]+(?-i:[A-Z]))"
+)
+
+
 # a firm its kind introduces in Chinese: "研究机构 SemiAnalysis", "云服务商 Northvale"
 ZH_FIRM_KIND = re.compile(
     r"(?:研究机构|研究公司|分析机构|分析公司|咨询公司|咨询机构|测试机构|评测机构|检测机构|第三方机构"
@@ -965,7 +990,7 @@ SUPPLIER = re.compile(
 
 # party words that name nobody by themselves, and what may stand before them then
 BARE_PARTY = re.compile(
-    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?)\b|团队|实验室|工程师|研究人员"
+    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?|firm)\b|团队|实验室|工程师|研究人员"
     r"|负责人",
     re.I,
 )
