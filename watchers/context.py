@@ -115,7 +115,9 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         return Scope(start, _bracket_end(text, start, piece.end), category)
     if direction == "short":  # to the next comma, not past "、"
         stop = SHORT_END.search(text, end, piece.end)
-        return Scope(start, _bracket_end(text, start, stop.start() if stop else piece.end), category)
+        return Scope(
+            start, _bracket_end(text, start, stop.start() if stop else piece.end), category
+        )
     if direction == "backward":
         return Scope(piece.start, end, category)
     if direction == "self":

@@ -383,16 +383,22 @@ class PartyReading:
         for at, kind in found:
             if kind == "independent" and _bare(sentence, at):
                 kind = self._antecedent(number, at, found)
-            elif kind == "owner" and COMPANY_AFTER_FIRM.match(sentence, at):
-                # "Corvane Cloud's blog says the company measured…": the firm just named
-                if self.firms is not None and any(
-                    k == "independent" and self.firms.match(sentence, where)
-                    for where, k in found
-                    if where < at
-                ):
-                    kind = "independent"
+            elif kind == "owner" and self._firm_before(sentence, at, found):
+                kind = "independent"  # "Corvane Cloud's blog says the company measured…"
             out.append((at, kind))
         return out
+
+    def _firm_before(self, sentence: str, at: int, found: list[tuple[int, str]]) -> bool:
+        """Is the owner word at `at` "the company" after a firm the sentence names?"""
+        return (
+            self.firms is not None
+            and bool(COMPANY_AFTER_FIRM.match(sentence, at))
+            and any(
+                kind == "independent" and self.firms.match(sentence, where)
+                for where, kind in found
+                if where < at
+            )
+        )
 
     def _antecedent(self, number: int, at: int, found: list[tuple[int, str]]) -> str:
         """The kind of the party a bare one refers to: the first named earlier in its sentence,
