@@ -722,7 +722,9 @@ SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
 # a newsletter's story head: "【OpenAI】…", "[Packaging] …"
-STORY_HEAD = re.compile(r"\s*(?:【[^】]{1,16}】|\[[^\]]{1,24}\]\s)")
+STORY_HEAD = re.compile(
+    r"\s*(?:【[^】]{1,16}】|\[(?![\d:.\s]+\])[^\]]{1,24}\]\s)"
+)  # no "[00:18:40]"
 # a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"

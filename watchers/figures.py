@@ -471,10 +471,15 @@ class FigureReading:
         the figure says it is the peak."""
         if metric.cues is not None or number == 0 or PEAK.search(self.analysed[number][0].text):
             return metric
-        before = self.analysed[number - 1][0].text
-        for other in self.subject.metrics:
-            if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
-                return other
+        # the sentence before, or up to three back past sentences with no figure ("both held
+        # at 169 tokens per second per user." "And throughput per kilowatt at that point?")
+        for back in range(number - 1, max(self.sections[number], number - 3) - 1, -1):
+            before = self.analysed[back][0].text
+            for other in self.subject.metrics:
+                if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
+                    return other
+            if quantities(before):
+                break
         return metric
 
     def _metric_before(self, number: int, quantity: Quantity):
