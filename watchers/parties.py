@@ -307,6 +307,12 @@ class PartyReading:
             # itself" after a sentence about Trainium3), or on both ("It ran all three models
             # on both")
             both = BOTH.search(text)
+            if both and any(  # "Both systems were operated by Centre staff", after a list of them
+                m.ours
+                for earlier in range(max(self.sections[number], number - 4), number)
+                for m in self.mentions[earlier]
+            ):
+                return True
             for earlier in range(number - 1, self.sections[number] - 1, -1):
                 if self.mentions[earlier]:
                     # or the one before set the two side by side ("a cloud with both Rubin
@@ -996,7 +1002,7 @@ SUPPLIER = re.compile(
 
 # party words that name nobody by themselves, and what may stand before them then
 BARE_PARTY = re.compile(
-    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?|firm)\b|团队|实验室|工程师|研究人员"
+    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?|firm|staff|submitter)\b|团队|实验室|工程师|研究人员"
     r"|负责人",
     re.I,
 )

@@ -11,7 +11,7 @@ from functools import cache
 SENTENCE_END = re.compile(
     # English: an end mark, space, a capital (not after "Sept.", "Mr.": an abbreviation)
     r"(?<!\b(?:Sept|Prof)\.)(?<!\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mrs)\.)"
-    r"(?<!\b(?:Mr|Ms|Dr|St|Co|vs)\.)"
+    r"(?<!\b(?:Mr|Ms|Dr|St|Co|vs|ca)\.)(?<!\bapprox\.)(?<!\b(?:incl|excl)\.)(?<!\b(?:avg|est)\.)"
     r"(?<!\bNo\.(?=\s+\d))"  # "No. 5" numbers; "No. We've moved it" answers
     r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"
     r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
