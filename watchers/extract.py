@@ -599,6 +599,17 @@ class Reading(PartyReading, FigureReading):
                     said.add("another device")  # "a Rubin part ships in volume": Rubin CPX
                 yield said
 
+    def _in_field_name(self, number: int, stretches: list[tuple[int, int]]) -> bool:
+        """Do the stretches lie in the name of a field, in a block of "name: value" lines (a
+        table's rows, a spec sheet: "Independent verification: on-site witnessing only")?"""
+        label = FIELD_LABEL.match(self.analysed[number].sentence.text) if number else None
+        if not label or not all(end <= label.end() for _, end in stretches):
+            return False
+        return any(
+            0 < n < len(self.analysed) and FIELD_LABEL.match(self.analysed[n].sentence.text)
+            for n in (number - 1, number + 1)
+        )
+
     def _fire(
         self, signal: Signal, number: int, sentence: Sentence, checked: bool = False
     ) -> list[Candidate] | None:
@@ -623,6 +634,8 @@ class Reading(PartyReading, FigureReading):
                 found_in = self.analysed[number][1]
                 if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
                     continue
+                if self._in_field_name(number, stretches):
+                    continue  # "测试脚本公开情况: 未公开": a field's name, not what it holds
                 at = stretches[0][0]  # a pattern, or the first term: what the signal is about
                 if signal.exclude and signal.exclude.search(part):
                     continue
@@ -729,6 +742,8 @@ STORY_HEAD = re.compile(
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"
 )
+# a field's name before its value: "测试脚本公开情况: 示例内容 未公开", "Scripts published: no"
+FIELD_LABEL = re.compile(r"[^:：.。!?！？]{2,30}[:：]\s")
 FIRM_HINT = re.compile(
     r",\s+(?:which|a|an)\s+|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"
