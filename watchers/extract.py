@@ -31,6 +31,7 @@ from watchers.figures import (
     HEARSAY,
     LIST_LINE,
     LIST_NUMBER,
+    OTHER_DEVICE,
     OTHER_MODELS,
     FigureReading,
     _compared_before,
@@ -596,7 +597,7 @@ class Reading(PartyReading, FigureReading):
                 spans = [(clause.start + a, clause.start + b) for a, b in found]
                 said = set().union(*(statuses(found_in, a, b) for a, b in spans))
                 if signal.about == "subject" and not self.about_subject(number, spans[0][0]):
-                    said.add("another device")  # "a Rubin part ships in volume": Rubin CPX
+                    said.add(OTHER_DEVICE)  # "a Rubin part ships in volume": Rubin CPX
                 yield said
 
     def _in_field_name(self, number: int, stretches: list[tuple[int, int]]) -> bool:

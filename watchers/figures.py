@@ -21,9 +21,11 @@ from watchers.quantities import (
 from watchers.quantities import comparator_before as _comparator_before
 from watchers.vocabulary import ClaimRef
 
-# said by someone unnamed, worked out, or (in the body, of a headline's claim) of another device
-HEARSAY = frozenset({"rumour", "estimate", "another device"})
 OTHER_MODELS = "other-models"
+OTHER_DEVICE = "another device"  # said of another device (a respectively-list's figure, say)
+THIS_DEVICE = "this device"  # a respectively-list's figure of the subject
+# said by someone unnamed, worked out, or (in the body, of a headline's claim) of another device
+HEARSAY = frozenset({"rumour", "estimate", OTHER_DEVICE})
 
 
 def only_hedged(saids) -> bool:
@@ -154,7 +156,7 @@ class FigureReading:
                     quantity = replace(
                         quantity, quantity=heading[0], value=round(quantity.value * heading[1], 9)
                     )
-                if quantity.comparator:
+                if quantity.comparator or respective.get(quantity.start) == OTHER_DEVICE:
                     continue
                 said = self.asserted(number, quantity.start)
                 if said is not None and not (
@@ -165,7 +167,8 @@ class FigureReading:
                     self._title_hedged(quantity.start) or self._hedged_in_body(quantity)
                 ):
                     continue  # "B0 yield staying at 40% level" over "it is known that … 40%"
-                if not self.about_subject(number, quantity.start):
+                mapped = respective.get(quantity.start)
+                if mapped != THIS_DEVICE and not self.about_subject(number, quantity.start):
                     continue
                 if self._set_right(number, quantity, found):
                     continue  # "1.08 秒为调试阶段数据，…实测值为 1.18 秒": the wrong one
@@ -180,7 +183,7 @@ class FigureReading:
                 stated = self.conditions_in(sentence.text, number, at=quantity.start)
                 said = {**self._said_of_all(), **self._said_earlier(number), **stated}
                 conditions = {**self.measurement[2], **said}
-                model = respective.get(quantity.start) or self.model_at(
+                model = (mapped if mapped != THIS_DEVICE else None) or self.model_at(
                     number, quantity.start, quantity.end
                 )
                 measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
@@ -378,14 +381,42 @@ class FigureReading:
                 models.append(name)
         last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
         after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
+        if len(models) < 2:
+            return self._respective_devices(number, begin, cue.start(), end)
         if len(after) == 1 and len(models) > 1:
             after = _shared_unit(text, last_model, after[0]) or after
-        if len(models) < 2 or len(after) != len(models):
+        if len(after) != len(models):
             return {}
         out: dict[int, str | Quantity] = {
             q.start: model for q, model in zip(after, models, strict=True)
         }
         out.update({-q.start - 1: q for q in after})  # the figures themselves, by -(start + 1)
+        return out
+
+    def _respective_devices(self, number: int, begin: int, cue: int, end: int) -> dict:
+        """ "Jalapeño, GB300 and a Rubin rack did 16.8k, 11.6k and 19.9k tokens/s per kilowatt
+        respectively": figure i is device i's; another device's figure is marked OTHER_DEVICE."""
+        text = self.analysed[number][0].text
+        devices: list = []  # the Mentions named before the cue, one a device
+        for m in self.mentions[number]:
+            if not begin <= m.start < cue:
+                continue
+            if devices and not text[devices[-1].end : m.start].strip():
+                continue  # "Vera Rubin NVL144": one device
+            devices.append(m)
+        if len(devices) < 2:
+            return {}
+        last = devices[-1].end
+        after = [q for q in quantities(text) if not q.comparator and last < q.start < end]
+        if len(after) == 1:
+            after = _shared_unit(text, last, after[0]) or after
+        if len(after) != len(devices):
+            return {}
+        out: dict[int, str | Quantity] = {
+            q.start: THIS_DEVICE if d.ours else OTHER_DEVICE
+            for q, d in zip(after, devices, strict=True)
+        }
+        out.update({-q.start - 1: q for q in after})
         return out
 
     def _for_models(self, number: int) -> dict[int, str | Quantity]:
