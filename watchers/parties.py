@@ -1023,7 +1023,10 @@ BARE_BEFORE = re.compile(
 # a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
-COMPANY_WORD = re.compile(r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$", re.I)
+COMPANY_WORD = re.compile(
+    r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$|(?:^|(?<=[在于其]))公司的?\s*$",
+    re.I,
+)
 OWN_WORD = re.compile(
     r"(?:\b(?:its|the company's|the company’s)\s+(?:own\s+)?(?:in-house\s+)?(?:[\w-]+\s+)?|\bin-house\s+"
     r"|自家|自有|自己的|公司内部|内部|公司的?)\s*$",
@@ -1119,5 +1122,18 @@ INDEPENDENCE = re.compile(
 
 
 def _mask_independence(text: str) -> str:
-    """A clause without its "no ties to <owner>": naming the owner there says nothing of who ran it."""
-    return INDEPENDENCE.sub(lambda m: " " * len(m.group(0)), text)
+    """A clause without its "no ties to <owner>" (naming the owner there says nothing of who ran
+    it) and without a lab that is only where something went ("B0 样片回到实验室")."""
+    text = INDEPENDENCE.sub(lambda m: " " * len(m.group(0)), text)
+    return (
+        MOVED_TO.sub(lambda m: " " * len(m.group(0)), text)
+        if "实验室" in text or "lab" in text
+        else text
+    )
+
+
+# a lab as where something went, not who ran it: "B0 样片回到实验室", "back in the lab"
+MOVED_TO = re.compile(
+    r"(?:回到|送回|运回|返回|到达|运抵|运到|送到|寄到)(?:了)?\S{0,4}?实验室|\bback (?:in|at|to) (?:the|our|its) lab\b",
+    re.I,
+)
