@@ -121,6 +121,11 @@ def extract_item(
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
+    if CORRECTION.search(text):  # a correction: what the earlier article said is withdrawn
+        whole = [
+            w | RETRACTED if EARLIER_ARTICLE.search(s.text) else w
+            for w, s in zip(whole, split, strict=True)
+        ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     ahead = [frozenset()] + [looking_ahead(s) for s in split[:-1]]
     back = [b | a for b, a in zip(back, ahead, strict=True)]
@@ -743,6 +748,20 @@ STORY_HEAD = re.compile(
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"
 )
+# a correction, and the sentence in it that says what the earlier article said ("A Nov. 28
+# article said…", "An article on Nov. 12 said…", "本站 9 月 16 日的报道称…")
+CORRECTION = re.compile(
+    r"\bcorrect(?:ion|ed)\b|\bclarification\b|\bwe regret\b|更正|勘误|澄清", re.I
+)
+EARLIER_ARTICLE = re.compile(
+    r"\b(?:a|an|the|our|this|an earlier|a previous|[\w.’']+(?:'s|’s))\s+(?:[\w.,]+\s+){0,3}?"
+    r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter)\s+"
+    r"(?:(?:on|of|from|published|dated|last)\s+(?:[\w.,]+\s+){0,3}?)?"
+    r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
+    r"|(?:原文|原报道|此前报道|早前报道|该文|前文)(?:称|说|写道|提到)",
+    re.I,
+)
+RETRACTED = frozenset({"retracted"})
 # a field's name before its value: "测试脚本公开情况: 示例内容 未公开", "Scripts published: no"
 FIELD_LABEL = re.compile(r"[^:：.。!?！？]{2,30}[:：]\s")
 FIRM_HINT = re.compile(
