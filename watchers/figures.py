@@ -574,9 +574,20 @@ class FigureReading:
         if who == "independent" and spec:
             out.append(Candidate(spec.claim, self.level(), "independent-retest", excerpt))
         for implication in self.subject.implies:
-            if all(_holds(conditions.get(k), wanted) for k, wanted in implication.when.items()):
-                out += [Candidate(c, v, "implied", excerpt) for c, v in implication.sets]
+            if not all(_holds(conditions.get(k), wanted) for k, wanted in implication.when.items()):
+                continue
+            if implication.unless is not None and self._says_anywhere(implication.unless):
+                continue  # a B0 compute figure from a spec sheet, and "B0 remains in fab"
+            out += [Candidate(c, v, "implied", excerpt) for c, v in implication.sets]
         return out
+
+    def _says_anywhere(self, pattern) -> bool:
+        """Does some sentence of the item state what the pattern finds, as fact?"""
+        return any(
+            self.asserted(number, m.start()) is None
+            for number, read in enumerate(self.analysed)
+            for m in pattern.finditer(read.sentence.text)
+        )
 
     def _measurement_sentence(self) -> str:
         for number, sentence in enumerate(a.sentence for a in self.analysed):

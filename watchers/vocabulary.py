@@ -98,6 +98,8 @@ class Implication:
 
     when: dict[str, tuple]
     sets: tuple[tuple[str, str], ...]
+    # said as fact anywhere in the item, these cancel it ("B0 remains in fab")
+    unless: re.Pattern | None = None
 
 
 @dataclass(frozen=True)
@@ -345,7 +347,8 @@ def _subject(data: dict, where: str) -> Subject:
         sets = tuple((s["claim"], s["value"]) for s in raw_implies["claims"])
         if not sets:
             raise VocabularyError(f"{where}: implies[{index}]: no claims")
-        subject.implies.append(Implication(when, sets))
+        unless = _any(raw_implies.get("unless"), f"{where}: implies[{index}].unless")
+        subject.implies.append(Implication(when, sets, unless))
     for index, raw_signal in enumerate(data.get("signals", [])):
         name = f"signal {raw_signal['id']}" if raw_signal.get("id") else f"signals[{index}]"
         subject.signals.append(_signal(raw_signal, f"{where}: {name}"))
