@@ -57,7 +57,7 @@ class PartyReading:
                     # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
                     full = full or any(
                         self._says_full(spec.full_cues, n)
-                        for n in (number - 1, number, number + 1)
+                        for n in range(number - 2, number + 2)
                         if 0 <= n < len(self.analysed)
                     )
         if who:
@@ -265,8 +265,8 @@ class PartyReading:
         figure (not, say, an evaluation of a language model that mentions the chip in passing)."""
         sentence = self.analysed[number][0]
         mentions = self.mentions[number]
-        if any(m.ours for m in mentions):
-            return True
+        if any(m.ours for m in mentions) or BOTH.search(sentence.text):
+            return True  # "… operated both systems itself": the subject and what it was set against
         tracked = [name for _, name in self.models[number] if name != OTHER_MODELS]
         if tracked or any(self._metric(sentence.text, q) for q in quantities(sentence.text)):
             return True
