@@ -751,7 +751,9 @@ HANDLE = re.compile(
 # a correction, and the sentence in it that says what the earlier article said ("A Nov. 28
 # article said…", "An article on Nov. 12 said…", "本站 9 月 16 日的报道称…")
 CORRECTION = re.compile(
-    r"\bcorrect(?:ion|ed)\b|\bclarification\b|\bwe regret\b|更正|勘误|澄清", re.I
+    r"(?:^|\n)\W*(?:correction|clarification|更正|勘误|澄清)|\b(?:has|have) been corrected\b"
+    r"|\bwe (?:have )?corrected\b|\bwe regret\b|\bcorrection to\b|特此更正|予以更正|现更正",
+    re.I,
 )
 EARLIER_ARTICLE = re.compile(
     r"\b(?:a|an|the|our|this|an earlier|a previous|[\w.’']+(?:'s|’s))\s+(?:[\w.,]+\s+){0,3}?"
