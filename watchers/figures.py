@@ -109,9 +109,9 @@ class FigureReading:
         return out
 
     def _of_another(self, number: int | None, at: int) -> bool:
-        """Is the phrase at `at` in a clause that names another device and not the subject
-        ("The comparator systems were re-run with multi-token prediction on; Jalapeño ran
-        without it")?"""
+        """Is the phrase at `at` said of another device: the one named nearest it in its clause
+        ("Rubin ran with multi-token prediction and Jalapeño did not"), or before it in the
+        sentence ("The comparator systems were re-run, with multi-token prediction on")?"""
         if number is None or not self.mentions[number]:
             return False
         clause = self.analysed[number].sentence.clause_at(at)
