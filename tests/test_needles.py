@@ -80,6 +80,20 @@ def test_the_cue_and_signal_tables_match_as_their_whole_alternations(text):
         ]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=12).map("".join))
+def test_a_part_left_out_for_a_text_matches_nowhere_in_it(text):
+    alternatives = Alternatives(PATTERNS)
+    lowered = text.lower()
+    kept = alternatives.kept(lowered)
+    for i, pattern in enumerate(PATTERNS):
+        if i not in kept:
+            assert re.search(pattern, text, re.I) is None, pattern
+    if alternatives.absent(present(lowered)):
+        assert alternatives.full.search(text) is None
+    assert not alternatives.absent(present("an independent re-test"))
+
+
 def test_every_needle_in_a_text_is_found_also_inside_and_overlapping_others():
     Alternatives([r"re-test(?:ed)?", r"tested by", r"test\b", r"测试", r"复测试"])
     found = present("re-tested by a lab; 复测试")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from watchers.needles import Alternatives
+from watchers.needles import Alternatives, present
 from watchers.text import Sentence
 
 CUES = Path(__file__).parent / "cues.toml"
@@ -78,6 +78,7 @@ def scopes(
     table = table or cues()
     text = _masked(sentence.text, table.pseudo)
     lowered = text.lower()
+    found = present(lowered)  # cues whose words the sentence lacks are passed over at once
     for category, pattern in table.lifts:
         if category in whole and pattern.search(text, lowered=lowered):
             whole = whole - {category}
@@ -88,7 +89,7 @@ def scopes(
         + table.by_direction["next"]
         + table.by_direction["item"]
     ):
-        if pattern.search(text, lowered=lowered):
+        if not pattern.absent(found) and pattern.search(text, lowered=lowered):
             out.append(Scope(0, len(text), category))
     for direction, pieces in (
         ("forward", sentence.spans),
@@ -99,6 +100,8 @@ def scopes(
         ("clause", sentence.clauses),
     ):
         for category, pattern in table.by_direction[direction]:
+            if pattern.absent(found):
+                continue
             # once over the sentence, then to its piece
             for match in pattern.finditer(text, lowered=lowered):
                 piece = next((p for p in pieces if p.start <= match.start() < p.end), None)
@@ -152,10 +155,7 @@ def status(found: list[Scope], start: int, end: int | None = None) -> str | None
 def item_scopes(text: str, table: Cues | None = None) -> frozenset[str]:
     """Categories whose cues mark a whole item (a title such as "Correction:" or "Rumour:")."""
     table = table or cues()
-    masked = _masked(text, table.pseudo)
-    return frozenset(
-        category for category, pattern in table.by_direction["item"] if pattern.search(masked)
-    )
+    return _found(_masked(text, table.pseudo), table.by_direction["item"])
 
 
 def statuses(found: list[Scope], start: int, end: int) -> set[str]:
@@ -166,10 +166,7 @@ def statuses(found: list[Scope], start: int, end: int) -> set[str]:
 def title_scopes(title: str, table: Cues | None = None) -> frozenset[str]:
     """Categories of the sentence-wide cues a headline carries ("Five things to watch")."""
     table = table or cues()
-    masked = _masked(title, table.pseudo)
-    return frozenset(
-        category for category, pattern in table.by_direction["sentence"] if pattern.search(masked)
-    )
+    return _found(_masked(title, table.pseudo), table.by_direction["sentence"])
 
 
 def looking_back(sentence: Sentence, table: Cues | None = None) -> frozenset[str]:
@@ -186,10 +183,21 @@ def looking_ahead(sentence: Sentence, table: Cues | None = None) -> frozenset[st
 def _given(sentence: Sentence, direction: str, table: Cues | None) -> frozenset[str]:
     table = table or cues()
     given = table.by_direction[direction]
-    if not any(pattern.search(sentence.text) for _, pattern in given):
+    if not _found(sentence.text, given):
         return frozenset()  # no such cue even before masking: most sentences stop here
-    masked = _masked(sentence.text, table.pseudo)
-    return frozenset(c for c, pattern in given if pattern.search(masked))
+    return _found(_masked(sentence.text, table.pseudo), given)
+
+
+def _found(text: str, listed: list[tuple[str, Alternatives]]) -> frozenset[str]:
+    """The categories of the cues in `listed` that the text holds; the text's words are found
+    once, and a cue none of whose words it holds is passed over without a search."""
+    lowered = text.lower()
+    found = present(lowered)
+    return frozenset(
+        category
+        for category, pattern in listed
+        if not pattern.absent(found) and pattern.search(text, lowered=lowered)
+    )
 
 
 # what a list's lead line passes on to the lines under it ("its targets:", "what to watch:")

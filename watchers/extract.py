@@ -325,10 +325,12 @@ class Reading(PartyReading, FigureReading):
         for read in self.analysed:
             sentence = read.sentence
             self.mentions.append(self._mentions(sentence.text, read.lowered))
+            found = needles_in(read.lowered)
             self.models.append(
                 sorted(
                     (m.start(), model.id)
                     for model in self.subject.models
+                    if not model.names.absent(found)
                     for m in model.names.finditer(sentence.text, lowered=read.lowered)
                 )
             )
@@ -554,7 +556,7 @@ class Reading(PartyReading, FigureReading):
                 known = words is not None and present[number] is not None
                 if known and words.isdisjoint(present[number]):
                     continue
-                candidate = self._fire(signal, number, sentence, checked=known)
+                candidate = self._fire(signal, number, sentence)
                 if (
                     candidate
                     and number == 0
@@ -595,10 +597,10 @@ class Reading(PartyReading, FigureReading):
         if words is not None and present[number] is not None and words.isdisjoint(present[number]):
             return
         sentence, found_in = self.analysed[number].sentence, self.analysed[number][1]
+        terms = _narrowed_terms(signal, self.analysed[number].lowered)
         for clause in sentence.clauses + sentence.spans:
             part = sentence.text[clause.start : clause.end]
-            lowered = self.analysed[number].lowered[clause.start : clause.end]
-            for found in _matches(signal, part, signal.terms, lowered):
+            for found in _matches(signal.patterns, part, terms):
                 spans = [(clause.start + a, clause.start + b) for a, b in found]
                 said = set().union(*(statuses(found_in, a, b) for a, b in spans))
                 if signal.about == "subject" and not self.about_subject(number, spans[0][0]):
@@ -616,26 +618,26 @@ class Reading(PartyReading, FigureReading):
             for n in (number - 1, number + 1)
         )
 
-    def _fire(
-        self, signal: Signal, number: int, sentence: Sentence, checked: bool = False
-    ) -> list[Candidate] | None:
-        """The signal's candidates from this sentence (`checked`: its words are known to be in
-        it)."""
+    def _fire(self, signal: Signal, number: int, sentence: Sentence) -> list[Candidate] | None:
+        """The signal's candidates from this sentence."""
         text = sentence.text
         lowered = self.analysed[number].lowered
         # only the words: a pattern anchored to a clause ("^and Rubin came out ahead") need
         # not match the whole sentence
-        if not checked and signal.quick is not None and signal.quick.narrowed(lowered) is None:
-            return None
-        # terms whose words the sentence lacks match in none of its pieces
-        terms = signal.terms if all(t.narrowed(lowered) for t in signal.terms) else ()
-        if not terms and not signal.patterns:
+        patterns = signal.patterns
+        if signal.quick is not None:
+            kept = signal.quick.kept(lowered)
+            if not kept:
+                return None
+            patterns = tuple(patterns[i] for i in kept if i < len(patterns))
+        terms = _narrowed_terms(signal, lowered)
+        if not terms and not patterns:
             return None
         pieces = sentence.clauses if not terms else sentence.clauses + sentence.spans
         pieces = pieces + _joined(sentence, relatives=bool(terms))
         for clause in pieces:
             part = text[clause.start : clause.end]
-            for found in _matches(signal, part, terms, lowered[clause.start : clause.end]):
+            for found in _matches(patterns, part, terms):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
                 found_in = self.analysed[number][1]
                 if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
@@ -688,17 +690,24 @@ def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:
     )
 
 
-def _matches(signal: Signal, part: str, terms, lowered: str):
-    """(start, end) of each way the signal is said in this clause: a pattern, or all its terms
-    (those of `terms`: the signal's, when the sentence holds their words)."""
-    for pattern in signal.patterns:
+def _narrowed_terms(signal: Signal, lowered: str) -> tuple[re.Pattern, ...]:
+    """The signal's terms, each narrowed to the parts whose words the sentence holds; none when
+    the sentence lacks every word of some term (then no piece of it holds them all)."""
+    terms = tuple(term.narrowed(lowered) for term in signal.terms)
+    return () if None in terms else terms
+
+
+def _matches(patterns, part: str, terms):
+    """(start, end) of each way a signal is said in this clause: one of its `patterns` (those
+    whose words the sentence holds), or all its `terms` (narrowed to the sentence's words)."""
+    for pattern in patterns:
         match = pattern.search(part)
         if match:
             yield [(match.start(), match.end())]
     if terms:
         found = []
         for term in terms:
-            match = term.search(part, lowered=lowered)
+            match = term.search(part)
             if match is None:
                 return
             found.append(match)

@@ -9,6 +9,7 @@ from functools import cache
 
 from watchers.base import Candidate
 from watchers.context import NOT_FACT, PLANNED
+from watchers.needles import present
 from watchers.quantities import (
     NEW_MEASURE,
     UNITS,
@@ -90,17 +91,20 @@ class FigureReading:
         if cached is not None:
             return cached
         out = {}
+        lowered = text.lower()
+        found = present(lowered)
         for name, values in self.subject.conditions.items():
             hits = {
                 value: [
                     m.end()
-                    for m in pattern.finditer(text)
+                    for m in pattern.finditer(text, lowered=lowered)
                     if self._stated(number, m.start())
                     and not self._of_another(number, m.start())
                     and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
                 ]
                 for value, pattern in values
+                if not pattern.absent(found)
             }
             hits = {value: ends for value, ends in hits.items() if ends}
             if hits:
@@ -526,11 +530,14 @@ class FigureReading:
 
     def _named_in(self, before: str, text: str, quantity: Quantity):
         """The one metric of the figure's quantity an earlier sentence names, if exactly one."""
+        lowered = before.lower()
+        found = present(lowered)
         named = [
             m
             for m in self.subject.metrics
             if m.cues is not None
-            and m.cues.search(before)
+            and not m.cues.absent(found)
+            and m.cues.search(before, lowered=lowered)
             and _may_measure(m, quantity, text)
             and not (m.unless and m.unless.search(before))
         ]

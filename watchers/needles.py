@@ -102,7 +102,33 @@ class Alternatives:
         self.union = None if None in self.words else self.known
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
         self._by_hits: dict[frozenset[str], re.Pattern | None] = {}
+        self._kept: dict[frozenset[str], tuple[int, ...]] = {}
         _learn(self.known)
+
+    def absent(self, found: frozenset[str]) -> bool:
+        """Can no part match a text whose needles (`present`) are `found`? One set operation, for
+        callers that ask many alternations about one text."""
+        return self.union is not None and self.union.isdisjoint(found)
+
+    def kept(self, lowered: str) -> tuple[int, ...]:
+        """The indices of the parts that may match this lower-cased text."""
+        hits = self.known & present(lowered)
+        if not hits and self.union is not None:
+            return ()
+        return self._keep(hits)
+
+    def _keep(self, hits: frozenset[str]) -> tuple[int, ...]:
+        held = self._kept.get(hits)
+        if held is None:
+            held = tuple(
+                i
+                for i, words in enumerate(self.words)
+                if words is None or not words.isdisjoint(hits)
+            )
+            if len(self._kept) >= _HELD:
+                self._kept.clear()
+            self._kept[hits] = held
+        return held
 
     def narrowed(self, lowered: str) -> re.Pattern | None:
         """The alternation of the parts that may match this lower-cased text; None: none may."""
@@ -113,9 +139,7 @@ class Alternatives:
             return self._by_hits[hits]
         except KeyError:
             pass
-        keep = tuple(
-            i for i, words in enumerate(self.words) if words is None or not words.isdisjoint(hits)
-        )
+        keep = self._keep(hits)
         if not keep:
             found = None
         elif len(keep) == len(self.parts):
