@@ -10,10 +10,11 @@ from functools import cache
 
 SENTENCE_END = re.compile(
     # English: an end mark, space, a capital (not after "Sept.", "Mr.": an abbreviation)
-    r"(?<!\b(?:Sept|Prof)\.)(?<!\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mrs)\.)"
+    # (the end mark first: the look-behinds after it are tried only where one stands)
+    r"(?<=[.!?])(?<!\b(?:Sept|Prof)\.)(?<!\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mrs)\.)"
     r"(?<!\b(?:Mr|Ms|Dr|St|Co|vs|ca)\.)(?<!\bapprox\.)(?<!\b(?:incl|excl)\.)(?<!\b(?:avg|est)\.)"
     r"(?<!\bNo\.(?=\s+\d))"  # "No. 5" numbers; "No. We've moved it" answers
-    r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"
+    r"[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"
     r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
     r"|\n+|(?<=\S)\s+(?=\d{1,2}\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
     # a post's emoji ends what it cheers: "已完成流片（tape-out）🎉 首批样片预计明年回片"
@@ -24,7 +25,7 @@ SENTENCE_END = re.compile(
 SPAN_END = re.compile(
     r";|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——"
     r"|,?\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
-    r"|(?<!not)(?<!nor)(?<! as),?\s+(?=yet\b(?!\s+(?:to|again)\b))"  # "but": not "not yet", "yet to"
+    r"|(?=[,\s])(?<!not)(?<!nor)(?<! as),?\s+(?=yet\b(?!\s+(?:to|again)\b))"  # "but": not "not yet", "yet to"
     r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
     # the main verb after an aside: "Northgate, which has no ties to either, has now published"
     r"|,\s*(?=(?:has|have|had|is|was|were|are)\s+(?:now\s+|since\s+|also\s+|just\s+)?\w+(?:ed|en)\b)"
@@ -33,7 +34,7 @@ SPAN_END = re.compile(
 CLAUSE_END = re.compile(
     r"(?<!\d),|,(?!\d{3}(?!\d))|;|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——|…"
     r"|\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
-    r"|(?<!not)(?<!nor)(?<! as)\s+(?=yet\b(?!\s+(?:to|again)\b))"
+    r"|(?=\s)(?<!not)(?<!nor)(?<! as)\s+(?=yet\b(?!\s+(?:to|again)\b))"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|并且未|尽管))|、(?=[^\d])"
 )
 SPACES = re.compile(r"[ \t\u00a0\u3000]+")
