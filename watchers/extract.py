@@ -335,6 +335,7 @@ class Reading(PartyReading, FigureReading):
                 )
             )
         self._anaphors()
+        self._both()
         self.owner_quotes = self._quotes_of_owner()
         self.sections = _sections([a.sentence for a in self.analysed])
         self.turns = _turns(self.analysed)
@@ -356,6 +357,16 @@ class Reading(PartyReading, FigureReading):
                 if not any(t.start < m.end() and m.start() < t.end for t in taken)
             ]
             self.mentions[number] = sorted(taken + extra, key=lambda m: m.start)
+
+    def _both(self) -> None:
+        """ "Both systems were run with MTP on", "两套系统都…": in a sentence naming no device, the
+        subject is one of the two."""
+        for number, read in enumerate(self.analysed):
+            if self.mentions[number] or not BOTH.search(read.lowered):
+                continue
+            self.mentions[number] = [
+                Mention(m.start(), m.end(), True) for m in BOTH.finditer(read.sentence.text)
+            ]
 
     def _leads(self, at: int) -> bool:
         """Does the name at `at` open the title or a line? The owner's own post says so there
@@ -799,6 +810,11 @@ COMPARISON = re.compile(
     re.I,
 )
 # the device an item is about, named again without its name
+BOTH = re.compile(
+    r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b"
+    r"|(?:两套|两款|两个|两台)(?:系统|芯片|平台|加速器)(?:都|均|全都)",
+    re.I,
+)
 ANAPHOR = re.compile(
     r"\b(?:the|this) (?:chip|part|accelerator|asic)\b"
     r"(?!\s*(?:industry|market|makers?|team|war|shortage|business|sector|stocks?|supply|design(?:ers?)?))"

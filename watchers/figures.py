@@ -898,7 +898,16 @@ RUN_AFTER = re.compile(
 OF_ALL = re.compile(
     r"(?:以上|上述|所有|全部|表中|文中|这些)(?:的)?(?:数据|数字|成绩|结果|跑分)(?:均|都|全部|全都)"
     r"|\ball (?:of )?(?:the |these |those )?(?:figures|numbers|results|data)(?: above| here| in (?:the|this) (?:table|post|report))?\s+(?:were|are|was)\b"
-    r"|\b(?:the|these|those) (?:figures|numbers|results)(?: above)? (?:were|are) all\b",
+    r"|\b(?:the|these|those) (?:figures|numbers|results)(?: above)? (?:were|are) all\b"
+    # what the run was done on or with, said once for all of it: "The boards the team tested
+    # were B0 samples", "Both systems were run with MTP switched on", "测试所用的板卡均为 B0 样片"
+    r"|^\W*(?:the|both|all|every|each)\s+(?:(?:test|tested|review|loaner|lab's)\s+)?"
+    r"(?:boards?|chips?|parts?|systems?|samples?|units?|hardware|accelerators?|runs?|tests?)\b"
+    r"(?:\s+(?:[\w'’]+\s+){0,4}?(?:tested|used|measured|benchmarked|ran|had))?"
+    r"\s+(?:were|was|are|is|all|both|ran|used)\b"
+    r"|(?:测试|所测|实测|跑分|评测)(?:所用|用的|使用的|采用的)?的?(?:板卡|芯片|样片|系统|硬件|机器)"
+    r"(?:均|都|全部|全都)?(?:是|为|采用|使用|开启|打开)"
+    r"|(?:两套|两款|两个|两台|所有|全部)(?:系统|芯片|平台|机器|板卡)(?:均|都|全都)",
     re.I,
 )
 LIST_LINE = re.compile(r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s")
