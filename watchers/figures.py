@@ -871,7 +871,7 @@ FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
 
 
 # "比跑出 8 月成绩的 A0 高 31%": what follows 比 and its description is the other side
-COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{0,16}的\s*$")
+COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{1,16}的\s*$")
 
 
 RAN_KEYS = frozenset({"workload", "silicon", "mtp"})  # what a measured figure says its run was
