@@ -798,6 +798,12 @@ LOG_REVIEW = re.compile(
 LEFT_OUT_AFTER = re.compile(
     r"\s*(?:itself\s+)?(?:was|were|is)\s+not\s+(?:part of|included in|among|in)\s+(?:the|this|that)\s+"
     r"(?:test|run|re-?test|comparison|study|measurement)s?\b|\s*(?:不在|未在)(?:本次|这次)?(?:测试|复测)"
+    # left out of a batch of results: "— Jalapeño not among them", "is absent from the list"
+    r"|\s*(?:(?:is|was|were)\s+)?(?:not|nowhere)\s+(?:yet\s+)?(?:among\s+them|in\s+(?:it|them)\b"
+    r"|(?:among|in|on|part of|included in)\s+(?:the|this|that)\s+(?:first\s+|initial\s+|new\s+)?"
+    r"(?:batch|list|lineup|line-up|board|leaderboard|results|round|set|release))"
+    r"|\s*(?:(?:is|was|were)\s+)?(?:absent|missing)\s+from\b"
+    r"|\s*(?:不在|未在|没在)(?:其中|名单|榜单|首批|之列|列)|\s*(?:未|没有|并未)(?:被)?(?:列入|纳入|收录|入选|上榜)"
     r"|\s*(?:芯片)?\s*(?:无关|没有关系|毫无关系)",
     re.I,
 )

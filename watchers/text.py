@@ -15,7 +15,7 @@ SENTENCE_END = re.compile(
     r"(?<!\b(?:Mr|Ms|Dr|St|Co|vs|ca)\.)(?<!\bapprox\.)(?<!\b(?:incl|excl)\.)(?<!\b(?:avg|est)\.)"
     r"(?<!\bNo\.(?=\s+\d))"  # "No. 5" numbers; "No. We've moved it" answers
     r"[\"'”’)]?\s+(?=[A-Z\"“‘'(\[\d•\-])"
-    r"|(?<=[。！？!?])[”’\"')]?"  # Chinese: the end mark ends it
+    r"|(?<=[。！？!?])(?!=)[”’\"')]?"  # Chinese: the end mark ends it ("!=" is no end)
     r"|\n+|(?<=\S)\s+(?=\d{1,2}\.\s+[A-Z])|(?<=\S)\s+(?=Q:|A:)"  # lines, numbered lists, Q and A
     # a post's emoji ends what it cheers: "已完成流片（tape-out）🎉 首批样片预计明年回片"
     r"|(?<=[^\s\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f][\U0001F300-\U0001FAFF\u2600-\u27BF])"

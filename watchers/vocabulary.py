@@ -20,7 +20,7 @@ SUBJECT_KEYS = {
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
-    "allow", "topic",
+    "allow", "topic", "results",
     "value_from",
 }  # fmt: skip
 TOP_KEYS = {"subject", "models", "metrics", "conditions", "measurement", "implies", "signals"}
@@ -90,6 +90,9 @@ class Signal:
     allow: frozenset[str] = frozenset()  # cue categories that do not take it out ("future": a slip)
     # a comparison's other device: the first one named before it must be one of these
     topic: Alternatives | None = None
+    # results the subject must be among: an item that says it was left out of them cancels it
+    # ("SemiAnalysis publishes first AgentX results — Jalapeño not among them")
+    results: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,6 +283,7 @@ def _signal(raw: dict, where: str) -> Signal:
         terms=terms,
         allow=frozenset(raw.get("allow", [])),
         topic=_any(raw.get("topic"), where),
+        results=bool(raw.get("results", False)),
         quick=Alternatives([p.pattern for p in (*patterns, *terms[:1])]),
     )
 
