@@ -1118,7 +1118,7 @@ PRONOUN_AGENT = re.compile(
 
 
 INDEPENDENCE = re.compile(
-    r"\bno (?:ties|affiliation|relationship|connection)\b[^,;.]*|\bnot (?:affiliated|connected|associated|tied)\b[^,;.]*"
+    r"\bno (?:ties|affiliation|relationship|relation|connection)\b[^,;.]*|\bnot (?:affiliated|connected|associated|tied)\b[^,;.]*"
     r"|\bunaffiliated with\b[^,;.]*|\bindependent (?:of|from)\b[^,;.]*|\b(?:has |have )?never worked (?:for|with)\b[^,;.]*"
     r"|\boutside (?:of )?(?=\S+\s+(?:get|got|ran|run|had|has|measured|tested|published))\S+"
     r"|[（(]\s*非[^）)]{0,20}[）)]"
