@@ -23,7 +23,7 @@ NOT_FACT = frozenset(
 PLANNED = frozenset({"future", "hypothetical"})
 DIRECTIONS = (
     "forward", "short", "backward", "self", "cell", "clause", "sentence", "previous", "next",
-    "item",
+    "above", "item",
 )  # fmt: skip
 
 
@@ -87,6 +87,7 @@ def scopes(
         table.by_direction["sentence"]
         + table.by_direction["previous"]
         + table.by_direction["next"]
+        + table.by_direction["above"]
         + table.by_direction["item"]
     ):
         if not pattern.absent(found) and pattern.search(text, lowered=lowered):
@@ -178,6 +179,19 @@ def looking_ahead(sentence: Sentence, table: Cues | None = None) -> frozenset[st
     """Categories this sentence gives the one after it: "Q: What did Nvidia promise?" makes
     its answer a plan."""
     return _given(sentence, "next", table)
+
+
+def looking_above(split: list[Sentence], table: Cues | None = None) -> list[frozenset[str]]:
+    """For each sentence, the categories a later one gives every sentence above it ("All figures
+    above are our estimates", "以上数据均为估算"), back to the heading of its part."""
+    out: list[frozenset[str]] = [frozenset()] * len(split)
+    carried: frozenset[str] = frozenset()
+    for number in range(len(split) - 1, -1, -1):
+        out[number] = carried
+        if heading_line(split[number]) and number:
+            carried = frozenset()  # a heading starts the part the note below it looks back on
+        carried = carried | _given(split[number], "above", table)
+    return out
 
 
 def _given(sentence: Sentence, direction: str, table: Cues | None) -> frozenset[str]:

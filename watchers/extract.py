@@ -19,6 +19,7 @@ from watchers.context import (
     PLANNED,
     Scope,
     item_scopes,
+    looking_above,
     looking_ahead,
     looking_back,
     scopes,
@@ -128,7 +129,8 @@ def extract_item(
         ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     ahead = [frozenset()] + [looking_ahead(s) for s in split[:-1]]
-    back = [b | a for b, a in zip(back, ahead, strict=True)]
+    above = looking_above(split)
+    back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (
         under_headings(split)
         if ":" in text or "：" in text or "\n" in text
