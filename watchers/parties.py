@@ -182,6 +182,8 @@ class PartyReading:
         """Does a speaker's clause open on the measuring verb, with no subject ("只测了 Kimi K2.5",
         "后来又跑了一轮")? Its subject is the speaker."""
         text = self.analysed[number][0].text
+        if THIRD_PERSON.match(text, at):
+            return False  # "We build the chip; they benchmark it": someone else's runs
         label = SPEAKER.match(text) if clause.start == 0 else None
         lead = text[label.end() if label else clause.start : at]
         return bool(DROPPED_LEAD.fullmatch(lead.strip()))
@@ -343,6 +345,9 @@ class PartyReading:
         if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
             # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
             agent = before[0][1]
+        if before and PRONOUN_AFTER_BREAK.search(masked, max(0, before[-1][0] - 4), at):
+            # "We build the chip; they benchmark it.": "they" is not the party before the break
+            agent = None
         passive = re.search(r"\bby\b|由|被", masked[at : at + 60]) or re.match(
             r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
         )  # "benchmarked outside OpenAI", "re-tested independently"
@@ -823,6 +828,7 @@ AUTHOR = re.compile(
     r"\s*(?:[>↳]\s*)*(?:\*\*)?(?:@|u/)(?P<name>[A-Za-z0-9_.-]{2,30})(?:\*\*)?"
     r"(?:\s*\((?P<flair>[^()]{1,40})\))?(?:\*\*)?\s*(?:[:·|]|$)"
 )
+THIRD_PERSON = re.compile(r"(?:they|he|she|他们|她们|他|她)(?![\w'’])", re.I)
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 
 
@@ -1107,6 +1113,7 @@ THE_COMPANY = re.compile(
 )
 
 
+PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
 
 
