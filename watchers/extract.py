@@ -306,6 +306,8 @@ class Reading(PartyReading, FigureReading):
             OWNER_ROLE.match(self.text, m.end())
             or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
             or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
+            # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
+            or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
             # in the title, a release of the owner's own repository ("· openai/<repo>") or the
             # owner's people as the speaker ("演讲实录｜OpenAI 硬件团队：…")
             or (
@@ -818,6 +820,11 @@ COMPARISON = re.compile(
     re.I,
 )
 # the device an item is about, named again without its name
+ON_BEHALF = re.compile(
+    r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
+    r"|代表)\s*(?:the\s+)?$",
+    re.I,
+)
 BOTH = re.compile(
     r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b"
     r"|(?:两套|两款|两个|两台)(?:系统|芯片|平台|加速器)(?:都|均|全都)",

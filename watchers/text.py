@@ -68,6 +68,8 @@ def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
     text = text or ""
+    if "&" in text and ENTITY.search(text):  # "Jalape&ntilde;o", "end&#8209;to&#8209;end"
+        text = html.unescape(text)
     if "<" in text and BLOCK_TAG.search(text):
         text = markup_lines(text)
     if "**" in text:  # Markdown bold: "**Lab finished its run.** The consultancy…" is two sentences
@@ -84,11 +86,14 @@ def normalise(text: str) -> str:
         return SPACES.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
+    text = text.replace("\u2010", "-").replace("\u2011", "-")  # hyphens: "gen‑2", "end‑to‑end"
     text = _simplified(text)
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 
 
+# a character reference left in an item's text
+ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});", re.I)
 # HTML left in an item's text: its blocks are lines, its table rows Markdown rows
 BLOCK_TAG = re.compile(
     r"</?(?:p|br|div|li|ul|ol|tr|td|th|table|caption|h[1-6]|blockquote)\b[^<>]*>", re.I
