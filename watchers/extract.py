@@ -326,6 +326,7 @@ class Reading(PartyReading, FigureReading):
         )
         self._first_person = "owner" if voice else "independent"
         self.firms = self._item_firms() if FIRM_HINT.search(self.text) else None
+        self._products = self._other_products()
         for read in self.analysed:
             sentence = read.sentence
             self.mentions.append(self._mentions(sentence.text, read.lowered))
@@ -380,8 +381,19 @@ class Reading(PartyReading, FigureReading):
         lead = self.text[line_start:at].strip(" #*>-—:[(\"'“")
         return not lead or bool(FROM_OUTLET.fullmatch(lead))
 
+    def _other_products(self) -> re.Pattern | None:
+        """Products the item introduces by what they are and a name (推理卡“赤焰一号”, "an
+        accelerator called Ember"): later, the bare name is that other device."""
+        found = {(m.group(1) or m.group(2)).strip() for m in PRODUCT_NAMED.finditer(self.text)}
+        names = {n for n in found if len(n) >= 2 and not self.subject.mentions(n)}
+        if not names:
+            return None
+        return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
     def _mentions(self, text: str, lowered: str) -> list[Mention]:
         out = []
+        if self._products is not None:
+            out += [Mention(m.start(), m.end(), False) for m in self._products.finditer(text)]
         for pattern, ours in (
             (self.subject.names, True),
             (self.subject.direct, True),
@@ -820,6 +832,12 @@ COMPARISON = re.compile(
     re.I,
 )
 # the device an item is about, named again without its name
+# a product introduced by what it is and its name: 推理卡“赤焰一号”, "an accelerator called Ember"
+PRODUCT_NAMED = re.compile(
+    r"(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*[“\"「『《]([^”\"」』》]{1,16})[”\"」』》]"
+    r"|\b(?:chip|accelerator|card|processor|asic|npu)s?\s+(?:called|named|dubbed|branded)\s+[\"“]?"
+    r"([A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?)",
+)
 ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
     r"|代表)\s*(?:the\s+)?$",

@@ -302,8 +302,10 @@ class PartyReading:
             named = [m for m in self.mentions[number] if at <= m.start < clause.end]
             return named[0].ours if named else mentions[0].ours
         after = [m for m in self.mentions[number] if at <= m.start < end]
-        if after and start > 0:
-            return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
+        if after:
+            # "…; SemiAnalysis ran only the Rubin system", "据第三方实验室实测，玄鸟一号在…": with
+            # nothing named before the run, what it ran is named after it
+            return after[0].ours
         if not self.mentions[number]:
             # a run carries on the device the story was last about ("Amazon ran the tests
             # itself" after a sentence about Trainium3), or on both ("It ran all three models
