@@ -790,7 +790,7 @@ LEFT_OUT_BEFORE = re.compile(
     # "they don't have a Jalapeño", "we do not have access to Jalapeño hardware", "没有拿到"
     r"|\b(?:don't|do not|doesn't|does not|didn't|did not|never)\s+(?:have|had|get|got)\s+"
     r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$"
-    r"|(?:手上|手里|手头)(?:根本|并|也)?(?:没有|没)\s*$",
+    r"|(?:手上|手里|手头|手中)(?:根本|并|也)?(?:没有|没)\s*$",
     re.I,
 )
 
