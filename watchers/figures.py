@@ -907,7 +907,10 @@ OF_ALL = re.compile(
     r"\s+(?:were|was|are|is|all|both|ran|used)\b"
     r"|(?:测试|所测|实测|跑分|评测)(?:所用|用的|使用的|采用的)?的?(?:板卡|芯片|样片|系统|硬件|机器)"
     r"(?:均|都|全部|全都)?(?:是|为|采用|使用|开启|打开)"
-    r"|(?:两套|两款|两个|两台|所有|全部)(?:系统|芯片|平台|机器|板卡)(?:均|都|全都)",
+    r"|(?:两套|两款|两个|两台|所有|全部)(?:系统|芯片|平台|机器|板卡)(?:均|都|全都)"
+    # the run's workload or set-up said once: "这次采用的负载是 1k 输入", "The run used 32k prompts"
+    r"|(?:这次|本次|此次|该次|这轮|本轮)(?:测试|复测|实测)?(?:所)?(?:采用|使用|用)的(?:负载|工作负载|配置|设置|输入)"
+    r"|^\W*(?:the|this|that|each|every)\s+(?:run|test|workload|benchmark|measurement)s?\s+(?:used|ran at|was run at|were run at)\b",
     re.I,
 )
 LIST_LINE = re.compile(r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s")

@@ -1038,7 +1038,8 @@ BARE_BEFORE = re.compile(
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 COMPANY_WORD = re.compile(
-    r"\bthe (?:company|firm)(?:'s|’s)\s+(?:own\s+)?$|该公司的?\s*$|(?:^|(?<=[在于其]))公司的?\s*$",
+    r"\bthe (?:company|firm|vendor|chipmaker)(?:'s|’s)?\s+(?:own\s+)?$|该公司的?\s*$|(?:^|(?<=[在于其]))公司的?\s*$"
+    r"|(?:由|是)?(?:厂商|原厂)(?:的)?\s*$",  # "上述数据由厂商自行测试": the maker's own
     re.I,
 )
 OWN_WORD = re.compile(
