@@ -302,10 +302,8 @@ class PartyReading:
             named = [m for m in self.mentions[number] if at <= m.start < clause.end]
             return named[0].ours if named else mentions[0].ours
         after = [m for m in self.mentions[number] if at <= m.start < end]
-        if after:
-            # "…; SemiAnalysis ran only the Rubin system", "据第三方实验室实测，玄鸟一号在…": with
-            # nothing named before the run, what it ran is named after it
-            return after[0].ours
+        if after and start > 0:
+            return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
         if not self.mentions[number]:
             # a run carries on the device the story was last about ("Amazon ran the tests
             # itself" after a sentence about Trainium3), or on both ("It ran all three models
@@ -334,6 +332,11 @@ class PartyReading:
             and any(BOTH.search(self.analysed[n][0].text) for n in (number - 1, number))
         ):
             return True  # "把两者放在一起跑。这一次三款模型都测了": both devices were run
+        clause = self.analysed[number].sentence.clause_at(at)
+        if BOTH.search(text, at, clause.end) and any(m.ours for m in self.mentions[number]):
+            return True  # "for which MLCommons ran both systems …, Rubin … than Jalapeño"
+        if after:  # "据第三方实验室实测，玄鸟一号在…": what the run ran is named after it
+            return after[0].ours
         return self.about_subject(number, at)
 
     def _who(self, sentence: str, at: int, number: int | None = None) -> str:
