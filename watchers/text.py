@@ -88,6 +88,8 @@ def normalise(text: str) -> str:
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     text = text.replace("\u2010", "-").replace("\u2011", "-")  # hyphens: "gen‑2", "end‑to‑end"
     text = _simplified(text)
+    if "百分之" in text:  # "提升百分之二十八", "百分之 28": 28%
+        text = CN_PERCENT.sub(_percent, text)
     text = CN_TENTHS.sub(_tenths, CN_NUMBER.sub(_in_digits(cn_value), text))
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 
@@ -381,6 +383,23 @@ def en_value(words: str) -> float | None:
 
 
 # a yield in tenths: 良率六成五 is 65 %
+CN_PERCENT = re.compile(
+    r"百分之\s*(?P<n>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百]+(?:点[零〇一二三四五六七八九]+)?)"
+)
+
+
+def _percent(match: re.Match) -> str:
+    numeral = match.group("n")
+    if numeral[0].isdigit():
+        return f"{numeral}%"
+    value = cn_value(numeral)
+    if value is None and len(numeral) == 1:
+        value = float(CN_DIGITS.get(numeral, -1))
+    if value is None or value < 0:
+        return match.group(0)
+    return f"{value:g}%"
+
+
 CN_TENTHS = re.compile(
     r"(?P<lead>(?:良率|良品率|\byield)[^。,，;；]{0,8}?"
     r"|(?:高出|提升|提高|增加|多出|降低|下降|减少|低了|高了)了?\s*(?:约|近|超过|逾)?\s*)"
