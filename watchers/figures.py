@@ -145,6 +145,7 @@ class FigureReading:
             heading = (
                 self._heading(number) or _row_label(sentence.text) or self._said_before(number)
             )
+            seen = None  # the sentence's last figure with a unit, whoever's
             for quantity in found:
                 if not isinstance(quantity, Quantity) and -quantity[0] - 1 in respective:
                     quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
@@ -153,8 +154,12 @@ class FigureReading:
                     quantity = self._under_heading(number, bare_number)
                     if quantity is None and last is not None and number - last[0] <= 3:
                         quantity = self._listed(number, bare_number, last[1])
+                    if quantity is None and seen is not None:
+                        quantity = self._listed(number, bare_number, seen, by_subject=True)
                     if quantity is None:
                         continue
+                else:
+                    seen = quantity
                 if heading and quantity.quantity == "throughput":
                     # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
                     quantity = replace(
@@ -473,12 +478,24 @@ class FigureReading:
                 best, best_distance = metric, distance
         return best or (defaults[0] if len(defaults) == 1 else None)
 
-    def _listed(self, number: int, bare: tuple, previous: Quantity) -> Quantity | None:
+    def _listed(
+        self, number: int, bare: tuple, previous: Quantity, by_subject: bool = False
+    ) -> Quantity | None:
         """ "DeepSeek R1 landed at 19,450", "Kimi K2.5为1.71万": a bare number right after a model's
-        name, in a list whose last figure had a unit, is a figure of that unit and scale."""
+        name, in a list whose last figure had a unit, is a figure of that unit and scale; with
+        `by_subject`, right after the subject's name, in the unit of the sentence's figure before
+        it ("Rubin produced 21.9 million tokens per second per megawatt; Jalapeño produced 18.7
+        million")."""
         text = self.analysed[number][0].text
         start, end, value = bare
         models = [s for s, _ in self.models[number] if s < start]
+        if by_subject:
+            models = [m.start for m in self.mentions[number] if m.ours and m.start < start]
+            if not models or any(
+                s > models[-1] for s in (s for s, _ in self.models[number] if s < start)
+            ):
+                return None  # a model named after the subject: the model's list, not this
+            value = _in_unit_of(text, value, previous)
         ran_to = RAN_TO.search(text, max(0, start - 30), start)
         if ran_to and not self.mentions[number]:
             # "OpenAI's figure was 18,200 tokens per second per kilowatt. On our bench the best
@@ -778,6 +795,22 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
         and not (metric.unless and metric.unless.search(text))
         and not (metric.needs and not metric.needs.search(text) and not metric.needs.search(before))
     )
+
+
+def _in_unit_of(text: str, value: float, previous: Quantity) -> float:
+    """A bare number in the unit of an earlier figure of its sentence: the factor that figure's
+    own number was converted by ("21.9 million … per megawatt" is 21,900 per kW)."""
+    lead = NUMBER_LEAD.match(text, previous.start, previous.end)
+    if not lead or not isinstance(previous.value, float):
+        return value
+    raw = float(lead.group(1).replace(",", "")) * SCALES.get((lead.group(2) or "").lower(), 1)
+    return round(value * previous.value / raw, 9) if raw else value
+
+
+NUMBER_LEAD = re.compile(
+    r"[~≈约]?\s*(\d[\d,]*(?:\.\d+)?)\s*(million|billion|thousand|万|亿)?", re.I
+)
+SCALES = {"million": 1e6, "billion": 1e9, "thousand": 1e3, "万": 1e4, "亿": 1e8}
 
 
 def _start(figure) -> int:
