@@ -757,7 +757,10 @@ def _row_label(text: str) -> tuple[str, float] | None:
     """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
     官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
     colon = ROW_LABEL.match(text)
-    return heading_denominator(colon.group(1)) if colon and ";" in text[colon.end() :] else None
+    if colon and ";" in text[colon.end() :]:
+        return heading_denominator(colon.group(1))
+    topic = TOPIC_LEAD.match(text)  # "单用户生成速度方面，…", "On per-user speed, …"
+    return heading_denominator(topic.group(1) or topic.group(2)) if topic else None
 
 
 @cache
@@ -876,6 +879,10 @@ def _excerpt(text: str) -> str:
 
 
 ROW_LABEL = re.compile(r"([^:;。]{1,60}):\s")
+# a sentence that opens on what its figures are: "单用户生成速度方面，…", "As for per-user speed, …"
+TOPIC_LEAD = re.compile(
+    r"\W*([^，,。;；:：]{1,30})方面\s*[，,]|\W*(?:on|as for|in terms of)\s+([^,;.]{1,40}),", re.I
+)
 
 
 # between a model's name and its bare figure: "landed at", "came in at", "为", ":", "is"
