@@ -211,8 +211,9 @@ def _sections(split: list[Sentence]) -> list[int]:
         marks = []  # "…measured per-user speed:" then "1. GPT-OSS 120B: 1,402": one story's list
     replies = [n for n, sentence in enumerate(split) if HANDLE.match(sentence.text)]
     heads = [n for n, sentence in enumerate(split) if STORY_HEAD.match(sentence.text)]
+    dated = [n for n, sentence in enumerate(split) if DATE_HEAD.match(sentence.text)]
     breaks = set(marks if len(marks) >= 2 else []) | set(replies if len(replies) >= 2 else [])
-    breaks |= set(heads if len(heads) >= 2 else [])
+    breaks |= set(heads if len(heads) >= 2 else []) | set(dated if len(dated) >= 2 else [])
     out, start = [], 0
     for number in range(len(split)):
         if number in breaks:
@@ -783,9 +784,16 @@ SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
 # a newsletter's story head: "【OpenAI】…", "[Packaging] …"
+# a timeline's entry: "Feb 2027 — …", "Aug 25, 2026 — …", "2027 年 3 月:…"
+DATE_HEAD = re.compile(
+    r"\s*(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?20\d\d"
+    r"|20\d\d\s*年\s*(?:\d{1,2}\s*月\s*(?:\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*日)"
+    r"\s*(?:[—–-]{1,2}|:|：|\|)\s*",
+    re.I,
+)
 STORY_HEAD = re.compile(
-    r"\s*(?:【[^】]{1,16}】|\[(?![\d:.\s]+\])[^\]]{1,24}\]\s)"
-)  # no "[00:18:40]"
+    r"\s*(?:【(?![\d:.\s]+】)[^】]{1,16}】|\[(?![\d:.\s]+\])[^\]]{1,24}\]\s)"
+)  # no "[00:18:40]", "【00:21:10】"
 # a forum reply's handle: "kv_cache_enjoyer: …", "> u/gpu_poor: …" (lower case, no spaces)
 HANDLE = re.compile(
     r"(?:>\s*)*(?:u/|@)?(?=[a-z0-9_.-]*[a-z])(?=[a-z0-9_.-]*[_\d.-])[a-z0-9_.-]{3,30}:\s"

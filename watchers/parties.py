@@ -28,6 +28,7 @@ class PartyReading:
         if spec is None and not self.subject.implies:
             return "", False, {}  # a subject with no measurement claim: nobody's run moves it
         who, conditions, named = "", {}, set()
+        ran_in: set[int] = set()  # the stories a run is reported in
         full = False
         verbs = self.rules.verbs
         for number, read in enumerate(self.analysed):
@@ -44,6 +45,7 @@ class PartyReading:
                 if not found:
                     continue
                 who = max((who, found), key=PARTY_RANK.index)
+                ran_in.add(self.sections[number])
                 conditions = _merge(conditions, self.conditions_in(text, number))
                 if "negated" not in statuses(read.scopes, clause.start, clause.end):
                     # a row whose measured cell says "未测", "not run" names a model not run
@@ -74,11 +76,19 @@ class PartyReading:
                 )
         if self._tracked and self._tracked <= named:
             full = True  # every model the claims track was run
-        if who and (self._left_out() or LOG_REVIEW.search(self.text)):
+        if who and (self._left_out(ran_in) or self._log_review(ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
             return "", False, {}
         return who, full, conditions
+
+    def _log_review(self, within: set[int]) -> bool:
+        """Do the stories a run is reported in say it was a review of the owner's logs?"""
+        return any(
+            LOG_REVIEW.search(read.sentence.text)
+            for number, read in enumerate(self.analysed)
+            if self.sections[number] in within
+        )
 
     def _clause_status(self, number: int, at: int) -> set[str]:
         """The categories that take any of the clause around `at` out of plain assertion."""
@@ -129,10 +139,13 @@ class PartyReading:
             return []
         return found if UNLIKE_BEFORE.search(read.sentence.text) else None
 
-    def _left_out(self) -> bool:
-        """Does the item say the subject was not part of the run?"""
+    def _left_out(self, within: set[int] | None = None) -> bool:
+        """Does the item (the stories starting at `within`) say the subject was not part of the
+        run?"""
         stepping = self.subject.with_owner  # "手上没有 B0 板子" leaves out no A0 run
         for number, mentions in enumerate(self.mentions):
+            if within is not None and self.sections[number] not in within:
+                continue  # a timeline's other entry: "Feb 2027 — … It has no Jalapeño hardware."
             text = self.analysed[number][0].text
             for m in mentions:
                 if stepping is not None and stepping.fullmatch(text[m.start : m.end]):
