@@ -325,6 +325,17 @@ class Reading(PartyReading, FigureReading):
             and bool(owner.search(self.text))
             and bool(COMPANY_OUTLET.search(self.text))
         )
+        # an interview (the title says so) with the owner's people: "we" is the owner, and what
+        # "we" did is done to the subject; with another subject's owner, to that one's
+        self._interview = None
+        title = self.analysed[0].sentence.text if self.analysed else ""
+        if INTERVIEW.search(title):
+            rivals = (s.owner for s in self.rules.subjects if s is not self.subject and s.owner)
+            if owner is not None and owner.search(title):
+                self._interview = "owner"
+            elif any(rival.search(title) for rival in rivals):
+                self._interview = "rival"  # another subject's owner: its "we" is not ours
+        voice = voice or self._interview == "owner"
         self._first_person = "owner" if voice else "independent"
         self.firms = self._item_firms() if FIRM_HINT.search(self.text) else None
         self._products = self._other_products()
@@ -465,6 +476,9 @@ class Reading(PartyReading, FigureReading):
         aside_only = [m for m in self.mentions[number] if m.end <= position]
         if aside_only:  # "Researchers, who were loaned two Jalapeño boards, measured 79.8"
             return aside_only[-1].ours
+        if self._interview and WE_SUBJECT.search(sentence.text[clause.start : position]):
+            # "A: We started the volume ramp in November.": the interviewee's own device
+            return self._interview == "owner"
         listed = LIST_LINE.match(sentence.text)
         for earlier in range(number - 1, self.sections[number] - 1, -1):
             if listed and LIST_LINE.match(self.analysed[earlier].sentence.text):
@@ -850,6 +864,14 @@ ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
     r"|代表)\s*(?:the\s+)?$",
     re.I,
+)
+INTERVIEW = re.compile(
+    r"\b(?:interview|q\s*&\s*a|in conversation with|fireside chat|ama)\b|专访|访谈|对话",
+    re.I,
+)
+# an answer's own subject: "A: We started the volume ramp", "我们已经开始上量"
+WE_SUBJECT = re.compile(
+    r"(?:^\W*|[:：]\s*|\b(?:and|but|so)\s+)(?:we|we've|we're)\b|(?:^\W*|[:：]\s*)我们", re.I
 )
 BOTH = re.compile(
     r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b"
