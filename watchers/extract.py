@@ -730,12 +730,20 @@ def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:
     and (`relatives`) each clause joined to the relative clause right after it ("B0, which
     completed qualification in January,"): what the second says, it says of the first."""
     clauses, text = sentence.clauses, sentence.text
-    return tuple(
+    pairs = tuple(
         Clause(first.start, then.end)
         for first, then in zip(clauses, clauses[1:], strict=False)
         if (relatives and RELATIVE.match(text, then.start))
         or (first.end - first.start <= 40 and text[first.end : first.end + 1] in (":", "："))
     )
+    # a clause and the one after an aside between them ("The first wafers of B0, the second
+    # stepping of the chip, were delivered"): what the third says, it says of the first
+    asides = tuple(
+        Clause(first.start, then.end)
+        for first, aside, then in zip(clauses, clauses[1:], clauses[2:], strict=False)
+        if aside.end - aside.start <= 80 and ASIDE.match(text, aside.start, aside.end)
+    )
+    return pairs + asides
 
 
 def _narrowed_terms(signal: Signal, lowered: str) -> tuple[re.Pattern, ...]:
@@ -763,6 +771,7 @@ def _matches(patterns, part: str, terms):
         yield [(match.start(), match.end()) for match in found]
 
 
+ASIDE = re.compile(r"\s*(?:the|a|an|its|their)\s", re.I)  # an appositive: ", the second stepping,"
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
