@@ -90,7 +90,8 @@ def scopes(
         + table.by_direction["above"]
         + table.by_direction["item"]
     ):
-        if not pattern.absent(found) and pattern.search(text, lowered=lowered):
+        words = pattern.union  # (Alternatives.absent, inlined: this loop runs per sentence)
+        if (words is None or not words.isdisjoint(found)) and pattern.search(text, lowered=lowered):
             out.append(Scope(0, len(text), category))
     for direction, pieces in (
         ("forward", sentence.spans),
@@ -101,7 +102,8 @@ def scopes(
         ("clause", sentence.clauses),
     ):
         for category, pattern in table.by_direction[direction]:
-            if pattern.absent(found):
+            words = pattern.union
+            if words is not None and words.isdisjoint(found):
                 continue
             # once over the sentence, then to its piece
             for match in pattern.finditer(text, lowered=lowered):

@@ -247,12 +247,20 @@ class Analysed:
     """A sentence and, worked out when first asked for, the stretches its cues take out of plain
     assertion (most sentences never need them: nothing in them is a candidate)."""
 
-    __slots__ = ("sentence", "whole", "lowered", "_scopes")
+    __slots__ = ("sentence", "whole", "lowered", "_scopes", "_joined")
 
     def __init__(self, sentence: Sentence, whole: frozenset[str]):
         self.sentence, self.whole = sentence, whole
         self.lowered = sentence.text.lower()
         self._scopes: list[Scope] | None = None
+        self._joined: dict[bool, tuple[Clause, ...]] = {}
+
+    def joined(self, relatives: bool) -> tuple[Clause, ...]:
+        """`_joined` of the sentence, worked out once for each kind."""
+        found = self._joined.get(relatives)
+        if found is None:
+            found = self._joined[relatives] = _joined(self.sentence, relatives)
+        return found
 
     def __getitem__(self, index: int):
         return self.sentence if index == 0 else self.scopes
@@ -682,7 +690,7 @@ class Reading(PartyReading, FigureReading):
         if not terms and not patterns:
             return None
         pieces = sentence.clauses if not terms else sentence.clauses + sentence.spans
-        pieces = pieces + _joined(sentence, relatives=bool(terms))
+        pieces = pieces + self.analysed[number].joined(bool(terms))
         for clause in pieces:
             part = text[clause.start : clause.end]
             for found in _matches(patterns, part, terms):
