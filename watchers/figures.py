@@ -750,6 +750,8 @@ def _compared_before(text: str, at: int) -> bool:
     """Is the name at `at` the other side of a comparison ("over GB200", "against the same
     Nvidia", "1.4x the Nvidia systems", "对比英伟达")?"""
     window = text[max(0, at - 32) : at]
+    if COMPARISON_NAMED.search(window):
+        return False  # "对照的 GB200 为 1.80 秒": the comparison's device, the topic of its clause
     return bool(COMPARED_WITH.search(window) or COMPARED_ZH.search(window))
 
 
@@ -911,6 +913,7 @@ FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
 
 
 # "比跑出 8 月成绩的 A0 高 31%": what follows 比 and its description is the other side
+COMPARISON_NAMED = re.compile(r"(?:作为)?(?:对照|对比|参照)(?:组|系统)?的\s*$")
 COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{1,16}的\s*$")
 
 

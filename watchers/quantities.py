@@ -151,9 +151,15 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
         aside = _comparator(sentence, match) or (
             quantity in ABSOLUTE and _difference(sentence, match.start(), end)
         )
+        if not aside and out and out[-1].comparator and out[-1].end <= match.start():
+            # "against 1.80 s and 1.87 ms on GB200": the second of the comparison's pair
+            aside = bool(PAIR_AND.fullmatch(sentence, out[-1].end, match.start()))
         out.append(Quantity(match.start(), end, round(value, 9), quantity, aside))
     out.sort(key=lambda q: q.start)
     return tuple(out)
+
+
+PAIR_AND = re.compile(r"\s*(?:,\s*)?(?:and|&|和|与|及)\s*", re.I)
 
 
 def _carries(sentence: str, after: int, match: re.Match) -> bool:
