@@ -570,7 +570,7 @@ class FigureReading:
         matching = [(ref, m) for ref, m in verdicts if not m]
         ref, mismatch = (matching or verdicts)[0]
         value = _in_unit(quantity, ref)
-        if value is None:
+        if value is None or not _plausible(value, (self.claims.get(ref.id) or {}).get("value")):
             return []
         return [
             Candidate(
@@ -799,6 +799,23 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
         and not (metric.exclude and metric.exclude.search(near))
         and not (metric.unless and metric.unless.search(text))
         and not (metric.needs and not metric.needs.search(text) and not metric.needs.search(before))
+    )
+
+
+MAGNITUDE = 10  # a figure this many times off the claim's value measures something else
+
+
+def _plausible(value, baseline) -> bool:
+    """Is a figure within an order of magnitude of the claim's value (when it has a number)? A
+    re-measurement moves a figure by percents; "1 度电约可产出 6552 万个 token" or "1 PFLOPS =
+    1000 TFLOPS" are other quantities, or arithmetic."""
+    numbers = [v for v in (baseline if isinstance(baseline, list) else [baseline])]
+    if not numbers or not all(isinstance(v, int | float) and v > 0 for v in numbers):
+        return True
+    values = value if isinstance(value, list) else [value]
+    return all(
+        isinstance(v, int | float) and min(numbers) / MAGNITUDE <= v <= max(numbers) * MAGNITUDE
+        for v in values
     )
 
 
