@@ -197,6 +197,8 @@ class PartyReading:
         text = self.analysed[number][0].text
         if THIRD_PERSON.match(text, at):
             return False  # "We build the chip; they benchmark it": someone else's runs
+        if PASSIVE_AGENT.search(text, at, at + 20):
+            return False  # "测试全部由 OpenAI 执行": its doer is named after it
         label = SPEAKER.match(text) if clause.start == 0 else None
         lead = text[label.end() if label else clause.start : at]
         return bool(DROPPED_LEAD.fullmatch(lead.strip()))
@@ -475,6 +477,13 @@ class PartyReading:
                     continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
                     parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
+                elif (
+                    kind == "independent"
+                    and owners
+                    and LOCATIVE.search(masked, max(0, m.start() - 6), m.start())
+                    and any(o < m.start() for o in owners)
+                ):  # "由 OpenAI 自己在实验室跑": where the owner ran it, not who
+                    parties.append((m.start(), "owner"))
                 elif (
                     kind == "independent"
                     and REFLEXIVE.search(m.group(0))
@@ -832,6 +841,7 @@ LEFT_OUT_AFTER = re.compile(
 )
 
 
+LOCATIVE = re.compile(r"(?:在|于)(?:其|自己的?|自家的?|自有的?)?\s*$")
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 
 
@@ -846,6 +856,7 @@ AUTHOR = re.compile(
     r"\s*(?:[>↳]\s*)*(?:\*\*)?(?:@|u/)(?P<name>[A-Za-z0-9_.-]{2,30})(?:\*\*)?"
     r"(?:\s*\((?P<flair>[^()]{1,40})\))?(?:\*\*)?\s*(?:[:·|]|$)"
 )
+PASSIVE_AGENT = re.compile(r"由|被|\bby\b", re.I)
 THIRD_PERSON = re.compile(r"(?:they|he|she|他们|她们|他|她)(?![\w'’])", re.I)
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 
