@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache
+from operator import itemgetter
 
 import ahocorasick
 
@@ -132,9 +133,10 @@ class Alternatives:
 
     def narrowed(self, lowered: str) -> re.Pattern | None:
         """The alternation of the parts that may match this lower-cased text; None: none may."""
-        hits = self.known & present(lowered)
-        if not hits and self.union is not None:
-            return None
+        found = present(lowered)
+        if self.union is not None and self.union.isdisjoint(found):
+            return None  # most texts: no set is built
+        hits = self.known & found
         try:
             return self._by_hits[hits]
         except KeyError:
@@ -210,11 +212,14 @@ def present(lowered: str) -> frozenset[str]:
     held = _PRESENT.get(lowered)
     if held is not None and held[0] is finder:
         return held[1]
-    found = frozenset(word for _, word in finder.iter(lowered)) if len(finder) else frozenset()
+    found = frozenset(map(_WORD, finder.iter(lowered))) if len(finder) else frozenset()
     if len(_PRESENT) >= _HELD:
         _PRESENT.clear()
     _PRESENT[lowered] = (finder, found)
     return found
+
+
+_WORD = itemgetter(1)  # an automaton's hit is (end, word)
 
 
 def forget() -> None:
