@@ -387,10 +387,10 @@ class Reading(PartyReading, FigureReading):
         """ "Both systems were run with MTP on", "两套系统都…": in a sentence naming no device, the
         subject is one of the two."""
         for number, read in enumerate(self.analysed):
-            if self.mentions[number] or not BOTH.search(read.lowered):
+            if self.mentions[number] or not BOTH_DEVICES.search(read.lowered):
                 continue
             self.mentions[number] = [
-                Mention(m.start(), m.end(), True) for m in BOTH.finditer(read.sentence.text)
+                Mention(m.start(), m.end(), True) for m in BOTH_DEVICES.finditer(read.sentence.text)
             ]
 
     def _leads(self, at: int) -> bool:
@@ -890,7 +890,8 @@ INTERVIEW = re.compile(
 WE_SUBJECT = re.compile(
     r"(?:^\W*|[:：]\s*|\b(?:and|but|so)\s+)(?:we|we've|we're)\b|(?:^\W*|[:：]\s*)我们", re.I
 )
-BOTH = re.compile(
+# "both systems" as a mention of the devices themselves (parties.BOTH: two devices run together)
+BOTH_DEVICES = re.compile(
     r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b"
     r"|(?:两套|两款|两个|两台)(?:系统|芯片|平台|加速器)(?:都|均|全都)",
     re.I,
