@@ -585,18 +585,18 @@ class Reading(PartyReading, FigureReading):
             for c in out
             if spec and c.claim_id == spec.claim and c.value in (spec.partial, spec.full)
         ]
-        if (retest or any(self._of_results(c) for c in out)) and self._left_out():
-            # "实验室没有测 Jalapeño": a re-test of something else; "AgentX results are out —
-            # Jalapeño not among them": results of other devices
-            out = [c for c in out if c not in retest and not self._of_results(c)]
+        # signals of results the subject must be among ("AgentX results are out — Jalapeño not
+        # among them": results of other devices)
+        results = {s.id for s in self.subject.signals if s.results}
+        of_results = [c for c in out if c.signal in results]
+        if (
+            retest or of_results
+        ) and self._left_out():  # "实验室没有测 Jalapeño": of something else
+            out = [c for c in out if c not in retest and c not in of_results]
             retest = []
         out += self._figures(retest_said=bool(retest))
         out += self._measured()
         return out
-
-    def _of_results(self, candidate: Candidate) -> bool:
-        """Is the candidate from a signal of results the subject must be among?"""
-        return any(s.results for s in self.subject.signals if s.id == candidate.signal)
 
     def _signals(self):
         vocabulary = _signal_words(self.subject)

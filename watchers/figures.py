@@ -490,10 +490,9 @@ class FigureReading:
         start, end, value = bare
         models = [s for s, _ in self.models[number] if s < start]
         if by_subject:
+            named = [s for s, _ in self.models[number]]
             models = [m.start for m in self.mentions[number] if m.ours and m.start < start]
-            if not models or any(
-                s > models[-1] for s in (s for s, _ in self.models[number] if s < start)
-            ):
+            if not models or any(models[-1] < s < start for s in named):
                 return None  # a model named after the subject: the model's list, not this
             value = _in_unit_of(text, value, previous)
         ran_to = RAN_TO.search(text, max(0, start - 30), start)
@@ -809,7 +808,7 @@ def _plausible(value, baseline) -> bool:
     """Is a figure within an order of magnitude of the claim's value (when it has a number)? A
     re-measurement moves a figure by percents; "1 度电约可产出 6552 万个 token" or "1 PFLOPS =
     1000 TFLOPS" are other quantities, or arithmetic."""
-    numbers = [v for v in (baseline if isinstance(baseline, list) else [baseline])]
+    numbers = baseline if isinstance(baseline, list) else [baseline]
     if not numbers or not all(isinstance(v, int | float) and v > 0 for v in numbers):
         return True
     values = value if isinstance(value, list) else [value]

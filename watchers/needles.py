@@ -102,7 +102,6 @@ class Alternatives:
         self.known = frozenset().union(*(words for words in self.words if words))
         self.union = None if None in self.words else self.known
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
-        self._by_hits: dict[frozenset[str], re.Pattern | None] = {}
         self._kept: dict[frozenset[str], tuple[int, ...]] = {}
         _learn(self.known)
 
@@ -113,12 +112,10 @@ class Alternatives:
 
     def kept(self, lowered: str) -> tuple[int, ...]:
         """The indices of the parts that may match this lower-cased text."""
-        hits = self.known & present(lowered)
-        if not hits and self.union is not None:
-            return ()
-        return self._keep(hits)
-
-    def _keep(self, hits: frozenset[str]) -> tuple[int, ...]:
+        found = present(lowered)
+        if self.union is not None and self.union.isdisjoint(found):
+            return ()  # most texts: no set is built
+        hits = self.known & found
         held = self._kept.get(hits)
         if held is None:
             held = tuple(
@@ -133,28 +130,16 @@ class Alternatives:
 
     def narrowed(self, lowered: str) -> re.Pattern | None:
         """The alternation of the parts that may match this lower-cased text; None: none may."""
-        found = present(lowered)
-        if self.union is not None and self.union.isdisjoint(found):
-            return None  # most texts: no set is built
-        hits = self.known & found
-        try:
-            return self._by_hits[hits]
-        except KeyError:
-            pass
-        keep = self._keep(hits)
+        keep = self.kept(lowered)
         if not keep:
-            found = None
-        elif len(keep) == len(self.parts):
-            found = self.full
-        else:
-            found = self._subsets.get(keep)
-            if found is None:
-                found = self._subsets[keep] = re.compile(
-                    "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
-                )
-        if len(self._by_hits) >= _HELD:
-            self._by_hits.clear()
-        self._by_hits[hits] = found
+            return None
+        if len(keep) == len(self.parts):
+            return self.full
+        found = self._subsets.get(keep)
+        if found is None:
+            found = self._subsets[keep] = re.compile(
+                "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
+            )
         return found
 
     def _for(self, text: str, lowered: str | None) -> re.Pattern | None:
