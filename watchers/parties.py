@@ -260,6 +260,8 @@ class PartyReading:
         text = self.analysed[number][0].text
         if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
             return ""  # a party of its own is named: it is not the one before
+        if A_KIND_OF.search(text, 0, at):
+            return ""  # "A 32k-input run answers a different question": a kind of run, no one's
         kinds: set[str] = set()
         for earlier in range(number - 1, max(-1, number - 4), -1):  # the nearest that names one
             kinds = {
@@ -1145,6 +1147,16 @@ THE_COMPANY = re.compile(
 
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
+
+
+# an indefinite run or test, not a further one: "a run with MTP on", "any 32k-input test" (not
+# "a second run", "another test", "a new run")
+A_KIND_OF = re.compile(
+    r"(?:^|[,;:—]\s*|\b(?:and|or|but)\s+)(?:a|an|any)\s+"
+    r"(?!(?:second|third|new|fresh|further|follow-up|repeat|later|separate|subsequent)\b)"
+    r"(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
 
 
 PRONOUN_AGENT = re.compile(
