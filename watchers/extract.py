@@ -29,6 +29,7 @@ from watchers.context import (
     under_headings,
 )
 from watchers.figures import (
+    COMPARISON,
     HEARSAY,
     LIST_LINE,
     LIST_NUMBER,
@@ -37,6 +38,7 @@ from watchers.figures import (
     FigureReading,
     _compared_before,
     _excerpt,
+    compared_clause,
     only_hedged,
 )
 from watchers.needles import present as needles_in
@@ -514,9 +516,9 @@ class Reading(PartyReading, FigureReading):
         names one ("GB200 没有重测；真正重测的是 Jalapeño" leaves it on Jalapeño; "Jalapeño
         processed 10,400, against 131 for the GB300" stays on Jalapeño)."""
         mentions = self.mentions[number]
-        text = self.analysed[number].sentence.text
-        for clause in reversed(self.analysed[number].sentence.clauses):
-            if COMPARISON.match(text[clause.start : clause.end].lstrip()):
+        sentence = self.analysed[number].sentence
+        for clause in reversed(sentence.clauses):
+            if compared_clause(sentence, clause.start):
                 continue  # ", against 131 for the GB300": the other side
             inside = [m for m in mentions if clause.start <= m.start < clause.end]
             if inside:
@@ -866,10 +868,6 @@ RATIO_OF = re.compile(
     r"\s*(?:\S{0,4}?(?:系统|平台|芯片|方案|产品))?\s*(?:[(（][^()（）]{0,30}[)）])?\s*[)）]?\s*的\s*\d"
 )
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
-COMPARISON = re.compile(
-    r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
-    re.I,
-)
 # the device an item is about, named again without its name
 # a product introduced by what it is and its name: 推理卡“赤焰一号”, "an accelerator called Ember"
 PRODUCT_NAMED = re.compile(

@@ -151,6 +151,8 @@ class FigureReading:
                     quantity = respective[-quantity[0] - 1]  # "1,392, 702 and 731 tok/s"
                 if not isinstance(quantity, Quantity):
                     bare_number = quantity
+                    if compared_clause(sentence, bare_number[0]):
+                        continue  # "…, against 535, 169 and 182 on the Nvidia systems"
                     quantity = self._under_heading(number, bare_number)
                     if quantity is None and last is not None and number - last[0] <= 3:
                         quantity = self._listed(number, bare_number, last[1])
@@ -361,8 +363,15 @@ class FigureReading:
         clause = sentence.clause_at(quantity.start)
         lead = sentence.text[max(clause.start, quantity.start - 24) : quantity.start]
         owner = self.subject.owner
+        colon = max(
+            sentence.text.rfind(":", 0, quantity.start),
+            sentence.text.rfind("：", 0, quantity.start),
+        )
         return bool(
             QUOTED.search(lead)
+            # a list led in as the published ones: "OpenAI's published figures as the running
+            # example: 1,459 …, 700 … and 694", "官方公布的数据：…"
+            or (colon > 0 and QUOTED_LIST.search(sentence.text, 0, colon))
             or (
                 owner is not None
                 and (
@@ -754,6 +763,20 @@ def _compared_before(text: str, at: int) -> bool:
     return bool(COMPARED_WITH.search(window) or COMPARED_ZH.search(window))
 
 
+def compared_clause(sentence, at: int) -> bool:
+    """Does the clause at `at` give the other side of a comparison (", against 131 for the
+    GB300"), taking a list of figures split by commas as one clause (", against 535, 169 and 182
+    on the Nvidia systems")?"""
+    clauses = sentence.clauses
+    head = next((i for i, c in enumerate(clauses) if c.start <= at < max(c.end, c.start + 1)), 0)
+    while head and LIST_GOES_ON.match(sentence.text, clauses[head].start):
+        head -= 1
+    clause = clauses[head] if clauses else None
+    return clause is not None and bool(
+        COMPARISON.match(sentence.text[clause.start : clause.end].lstrip())
+    )
+
+
 def _row_label(text: str) -> tuple[str, float] | None:
     """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
     官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
@@ -921,6 +944,21 @@ PEAK = re.compile(r"\bpeak\b|\bmaximum\b|峰值|最高|最大", re.I)
 
 QUOTED = re.compile(
     r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
+)
+
+
+COMPARISON = re.compile(
+    r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
+    re.I,
+)
+# a clause that carries on a list of figures the clause before began ("…, against 535, 169 and 182")
+LIST_GOES_ON = re.compile(r"[\s,，、]*(?:and\s+|和|及)?\d")
+
+
+QUOTED_LIST = re.compile(
+    r"\b(?:published|official|headline|advertised|claimed|launch|reported)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:figures|numbers|results|data)\b|(?:官方|公布|发布|宣称)的?[^，,。；;:：]{0,12}(?:数据|数字|成绩|结果)",
+    re.I,
 )
 
 
