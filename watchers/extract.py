@@ -867,8 +867,6 @@ JOINED = re.compile(r"\s*(?:,|、|/|and|or|和|与|及|以及|[(（])?\s*", re.I
 RATIO_OF = re.compile(
     r"\s*(?:\S{0,4}?(?:系统|平台|芯片|方案|产品))?\s*(?:[(（][^()（）]{0,30}[)）])?\s*[)）]?\s*的\s*\d"
 )
-# a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
-# the device an item is about, named again without its name
 # a product introduced by what it is and its name: 推理卡“赤焰一号”, "an accelerator called Ember"
 PRODUCT_NAMED = re.compile(
     r"(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*[“\"「『《]([^”\"」』》]{1,16})[”\"」』》]"
