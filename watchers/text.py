@@ -21,11 +21,16 @@ SENTENCE_END = re.compile(
     r"|(?<=[^\s\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f][\U0001F300-\U0001FAFF\u2600-\u27BF])"
     r"\ufe0f?\s+"
 )
+# the words after which "yet" is "so far", not "but"
+NOT_BUT = (
+    r"(?<!not)(?<!nor)(?<! as)(?<!\bhas)(?<!have)(?<!\bhad)(?<!\bis)(?<!\bare)(?<!was)(?<!were)"
+)
 # where a negation or a hedge stops: a contrast, a new clause with its own verb, a semicolon
 SPAN_END = re.compile(
     r";|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——"
     r"|,?\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
-    r"|(?=[,\s])(?<!not)(?<!nor)(?<! as),?\s+(?=yet\b(?!\s+(?:to|again)\b))"  # "but": not "not yet", "yet to"
+    # "yet" as "but": not "not yet", "yet to", "no one has yet re-run it", "yet another"
+    rf"|(?=[,\s]){NOT_BUT},?\s+(?=yet\b(?!\s+(?:to|again|another|more)\b))"
     r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
     # the main verb after an aside: "Northgate, which has no ties to either, has now published"
     r"|,\s*(?=(?:has|have|had|is|was|were|are)\s+(?:now\s+|since\s+|also\s+|just\s+)?\w+(?:ed|en)\b)"
@@ -34,7 +39,7 @@ SPAN_END = re.compile(
 CLAUSE_END = re.compile(
     r"(?<!\d),|,(?!\d{3}(?!\d))|;|:(?=\s)|:(?=\S*[\u4e00-\u9fff])|\s[—–-]{1,2}\s|——|…"
     r"|\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
-    r"|(?=\s)(?<!not)(?<!nor)(?<! as)\s+(?=yet\b(?!\s+(?:to|again)\b))"
+    rf"|(?=\s){NOT_BUT}\s+(?=yet\b(?!\s+(?:to|again|another|more)\b))"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|并且未|尽管))|、(?=[^\d])"
 )
 SPACES = re.compile(r"[ \t\u00a0\u3000]+")
