@@ -273,7 +273,11 @@ class PartyReading:
             }
             if kinds:
                 break
-        if kinds == {"independent"}:
+        owner = self.subject.owner
+        if kinds == {"independent"} and not (
+            owner is not None
+            and any(OWNERS_WORK.match(text, m.end()) for m in owner.finditer(text, 0, at))
+        ):  # "OpenAI's updated results page now shows Jalapeño running …": the owner's runs
             return "independent"
         if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
             return "owner"
