@@ -76,6 +76,13 @@ class PartyReading:
                 )
         if self._tracked and self._tracked <= named:
             full = True  # every model the claims track was run
+        if who == "independent" and not full and spec and spec.full_cues:
+            # "The consortium covered all three models", said of the run well after it
+            full = any(
+                self._full_by_runner(spec.full_cues, number)
+                for number in range(len(self.analysed))
+                if self.sections[number] in ran_in
+            )
         if who and (self._left_out(ran_in) or self._log_review(ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
@@ -155,6 +162,18 @@ class PartyReading:
                     or LEFT_OUT_AFTER.match(text, m.end)
                 ):
                     return True
+        return False
+
+    def _full_by_runner(self, cues: re.Pattern, number: int) -> bool:
+        """Does sentence `number` say, of an outside party as its subject, that the run covered
+        everything ("The consortium covered all three models")?"""
+        text = self.analysed[number][0].text
+        for m in cues.finditer(text):
+            if self.asserted(number, m.start(), m.end()) is not None:
+                continue
+            before = [kind for at, kind in self._parties(text, number) if at < m.start()]
+            if before and before[0] == "independent":
+                return True
         return False
 
     def _says_full(self, cues: re.Pattern, number: int) -> bool:
