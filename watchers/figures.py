@@ -968,7 +968,10 @@ FOR_MODELS = re.compile(r"[^,;.\d]{0,30}?\b(?:for|on|of)\s+(?:the\s+)?", re.I)
 
 
 # "比跑出 8 月成绩的 A0 高 31%": what follows 比 and its description is the other side
-COMPARISON_NAMED = re.compile(r"(?:作为)?(?:对照|对比|参照)(?:组|系统)?的\s*$")
+# the device a comparison used, named as the topic: "对照的 GB200", "去年对比中使用的 GB300"
+COMPARISON_NAMED = re.compile(
+    r"(?:作为)?(?:对照|对比|参照)(?:组|系统)?(?:中|里)?(?:使用|用到|采用|所用)?的\s*$"
+)
 COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{1,16}的\s*$")
 
 

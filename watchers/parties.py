@@ -157,9 +157,12 @@ class PartyReading:
             for m in mentions:
                 if stepping is not None and stepping.fullmatch(text[m.start : m.end]):
                     continue
+                before = text[max(0, m.start - 40) : m.start]
                 if m.ours and (
-                    LEFT_OUT_BEFORE.search(text[max(0, m.start - 40) : m.start])
+                    LEFT_OUT_BEFORE.search(before)
                     or LEFT_OUT_AFTER.match(text, m.end)
+                    # "实验室没有 Jalapeño 样片": with none of its parts, nothing was run on it
+                    or (NONE_OF.search(before) and ITS_PARTS.match(text, m.end))
                 ):
                     return True
         return False
@@ -843,6 +846,10 @@ LEFT_OUT_BEFORE = re.compile(
     r"|(?:手上|手里|手头|手中)(?:根本|并|也)?(?:没有|没)\s*$",
     re.I,
 )
+
+
+NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
+ITS_PARTS = re.compile(r"\s*(?:的)?\s*(?:[AB]0\s*)?(?:样片|板卡|板子|硬件|芯片|机器)")
 
 
 # a review of the owner's records, not a run: "we re-ran OpenAI's logs", "基于 OpenAI 公布的日志重算"
