@@ -163,6 +163,7 @@ class PartyReading:
                     or LEFT_OUT_AFTER.match(text, m.end)
                     # "实验室没有 Jalapeño 样片": with none of its parts, nothing was run on it
                     or (NONE_OF.search(before) and ITS_PARTS.match(text, m.end))
+                    or self._owners_side(text, m.end)
                 ):
                     return True
         return False
@@ -178,6 +179,13 @@ class PartyReading:
             if before and before[0] == "independent":
                 return True
         return False
+
+    def _owners_side(self, text: str, end: int) -> bool:
+        """Are the subject's figures, named at `end`, said to be the owner's ("the Jalapeño
+        figures are OpenAI's December runs", "Jalapeño 的数据仍是 OpenAI 的")?"""
+        side = SIDE_IS.match(text, end)
+        owner = self.subject.owner
+        return bool(side and owner is not None and owner.match(text, side.end()))
 
     def _says_full(self, cues: re.Pattern, number: int) -> bool:
         text = self.analysed[number][0].text
@@ -848,6 +856,13 @@ LEFT_OUT_BEFORE = re.compile(
 )
 
 
+# the subject's side of a comparison said to be someone's: "figures are OpenAI's", "的数据仍是 OpenAI 的"
+SIDE_IS = re.compile(
+    r"(?:'s|’s)?\s*(?:[\w-]+\s+)?(?:figures?|numbers|results|side|data|runs?)\s+"
+    r"(?:are|were|is|was|came from|come from|are from|were from)\s+(?:still\s+|just\s+|only\s+)?"
+    r"|\s*的?\s*(?:[\d.,]+\s*万?\s*)?(?:数据|数字|结果|成绩)\s*(?:仍|依然|还|仍然)?(?:是|为|来自|采用|沿用)\s*",
+    re.I,
+)
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
 ITS_PARTS = re.compile(r"\s*(?:的)?\s*(?:[AB]0\s*)?(?:样片|板卡|板子|硬件|芯片|机器)")
 
