@@ -306,8 +306,9 @@ class PartyReading:
         owner = self.subject.owner
         if kinds == {"independent"} and not (
             owner is not None
-            and any(OWNERS_WORK.match(text, m.end()) for m in owner.finditer(text, 0, at))
-        ):  # "OpenAI's updated results page now shows Jalapeño running …": the owner's runs
+            and any(OWNERS_PAGE.match(text, m.end()) for m in owner.finditer(text, 0, at))
+        ):  # (not "OpenAI's updated results page now shows Jalapeño running …", "OpenAI 11 月
+            # 更新的测试页面里，…已经开启了": the owner's own page reports the owner's runs)
             return "independent"
         if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
             return "owner"
@@ -856,6 +857,12 @@ LEFT_OUT_BEFORE = re.compile(
 )
 
 
+# the owner's own publication: "OpenAI's updated results page", "OpenAI 11 月中旬更新的测试页面"
+OWNERS_PAGE = re.compile(
+    r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:results?|figures|numbers|data|blog|post|page|table|paper)\b"
+    r"|[^，,。；;]{0,14}?的\s*(?:测试|跑分|结果|官方)?(?:页面|博客|数据|结果|文章|表格|论文)",
+    re.I,
+)
 # the subject's side of a comparison said to be someone's: "figures are OpenAI's", "的数据仍是 OpenAI 的"
 SIDE_IS = re.compile(
     r"(?:'s|’s)?\s*(?:[\w-]+\s+)?(?:figures?|numbers|results|side|data|runs?)\s+"
