@@ -71,6 +71,11 @@ def test_relevance(text, relevant):
     ("text", "normal"),
     [
         ("单用户每秒六百三十个token", "单用户每秒 630 个 token"),
+        # token counts said aloud: "eight k in one k out", "the eight k one k scenario"
+        ("eight k in one k out", "8k in 1k out"),
+        ("at the eight k one k scenario", "at the 8k 1k scenario"),
+        ("thirty two k context", "32k context"),
+        ("a k of", "a k of"),
         ("持续功耗五百八十六瓦", "持续功耗 586 瓦"),
         ("每千瓦一万四千六百token", "每千瓦 14600token"),
         ("一点九倍", "1.9 倍"),

@@ -794,10 +794,12 @@ OWNER_ROLE = re.compile(
     r"|\s*(?:的)?\s*\S{0,6}?(?:负责人|副总裁|总裁|高管|首席|发言人|主管)",
     re.I,
 )
-# the owner's own publication: "OpenAI engineering blog", "OpenAI 官方博客"
+# the owner's own publication or broadcast: "OpenAI engineering blog", "OpenAI Research livestream",
+# "OpenAI 官方博客", "OpenAI 技术直播"
 OWNER_OUTLET = re.compile(
-    r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement))\b"
-    r"|\s*(?:的)?\s*(?:官方)?(?:博客|官博|新闻稿|官方公告|官方声明)",
+    r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement)"
+    r"|livestream|live stream|webinar|keynote|dev ?day|ama)\b"
+    r"|\s*(?:的)?\s*(?:官方)?(?:博客|官博|新闻稿|官方公告|官方声明|技术直播|直播|开发者大会|分享会)",
     re.I,
 )
 # the owner, named in the item, writing on its own outlet: "wrote on the company's engineering blog"

@@ -32,6 +32,9 @@ SPAN_END = re.compile(
     # "yet" as "but": not "not yet", "yet to", "no one has yet re-run it", "yet another"
     rf"|(?=[,\s]){NOT_BUT},?\s+(?=yet\b(?!\s+(?:to|again|another|more)\b))"
     r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
+    # speech without commas: a filler, or a new subject after "and", "so", "because" ("…not by the
+    # submitter and I want to be careful … um we also logged power")
+    r"|\s+(?=(?:um|uh|erm|uhm)\b)|\s+(?=(?:and|so|because)\s+(?:i|we|you|they|he|she)\s)"
     # the main verb after an aside: "Northgate, which has no ties to either, has now published"
     r"|,\s*(?=(?:has|have|had|is|was|were|are)\s+(?:now\s+|since\s+|also\s+|just\s+)?\w+(?:ed|en)\b)"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|尽管))|,(?=\s*(?:并且|同时|之后|并|且|随后|此外|另外))"
@@ -85,6 +88,8 @@ def normalise(text: str) -> str:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
         text = EN_NUMBER.sub(_in_digits(en_value), text)
+    if " k " in text or text.endswith(" k"):  # speech: "eight k in one k out", "thirty two k"
+        text = SPOKEN_K_AFTER.sub(_spoken_k, SPOKEN_K.sub(_spoken_k, text))
     if "\n" in text:
         text = _unwrap(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
@@ -410,6 +415,21 @@ CN_TENTHS = re.compile(
     r"|(?:高出|提升|提高|增加|多出|降低|下降|减少|低了|高了)了?\s*(?:约|近|超过|逾)?\s*)"
     r"(?P<a>[一二两三四五六七八九])成(?P<b>[一二三四五六七八九])?"
 )
+
+
+# a token count said as words and "k" ("eight k in one k out", "thirty two k context")
+_SMALL = rf"(?:(?:{'|'.join(EN_TENS)})(?:[\s-]+(?:{'|'.join(list(EN_UNITS)[1:10])}))?|(?:{'|'.join(list(EN_UNITS)[1:])}))"
+SPOKEN_K = re.compile(
+    rf"\b(?P<n>{_SMALL})\s+k\b(?=\s+(?:in|out|input|output|tokens?|context|prompts?|{_SMALL}\s+k)\b)",
+    re.I,
+)
+
+SPOKEN_K_AFTER = re.compile(rf"(?<=\dk )(?P<n>{_SMALL})\s+k\b", re.I)  # "8k one k"
+
+
+def _spoken_k(match: re.Match) -> str:
+    words = re.split(r"[\s-]+", match.group("n").lower())
+    return f"{sum(EN_UNITS.get(w, 0) + EN_TENS.get(w, 0) for w in words)}k"
 
 
 def _in_digits(value_of):
