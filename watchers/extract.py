@@ -43,6 +43,7 @@ from watchers.figures import (
 )
 from watchers.needles import present as needles_in
 from watchers.parties import SPEAKER, PartyReading
+from watchers.quantities import bare_numbers, quantities
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
 from watchers.vocabulary import rules as load_rules
@@ -345,7 +346,7 @@ class Reading(PartyReading, FigureReading):
                 self._interview = "owner"
             elif any(rival.search(title) for rival in rivals):
                 self._interview = "rival"  # another subject's owner: its "we" is not ours
-        voice = voice or self._interview == "owner"
+        voice = voice or self._interview == "owner" or self._published_ours()
         self._first_person = "owner" if voice else "independent"
         self.firms = self._item_firms() if FIRM_HINT.search(self.text) else None
         self._products = self._other_products()
@@ -368,6 +369,32 @@ class Reading(PartyReading, FigureReading):
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
+
+    def _published_ours(self) -> bool:
+        """Does "we" claim a published figure of the subject's claims as its own ("within noise
+        of the 85,448 we published", "我们此前公布的 8.54 万")? Then "we" is the owner."""
+        if not WE_PUBLISHED.search(self.text):
+            return False
+        baselines = [
+            value
+            for refs in self.index.by_metric.values()
+            for ref in refs
+            if ref.id.startswith(f"{self.subject.id}.")
+            and isinstance(value := (self.claims.get(ref.id) or {}).get("value"), int | float)
+        ]
+        for read in self.analysed:
+            text = read.sentence.text
+            for said in WE_PUBLISHED.finditer(text):
+                spans = [(n[0], n[1], n[2]) for n in bare_numbers(text)]
+                spans += [(q.start, q.end, q.value) for q in quantities(text)]
+                near = [  # the figure right before it, or right after its 的
+                    v
+                    for start, end, v in spans
+                    if 0 <= said.start() - end <= 4 or 0 <= start - said.end() <= 4
+                ]
+                if any(abs(v - b) <= abs(b) * 0.005 for v in near for b in baselines):
+                    return True
+        return False
 
     def _anaphors(self) -> None:
         """ "the chip", "这颗芯片": the device the title is about, in a sentence naming no other."""
@@ -792,6 +819,12 @@ OWNER_ROLE = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,3}?(?:chief|head|vp|vice president|director|executive|cfo|ceo|cto"
     r"|president|spokes(?:wo)?man|spokesperson)\b|(?:'s|’s)\s+(?-i:[A-Z][a-z]+\s+[A-Z][a-z]+)"
     r"|\s*(?:的)?\s*\S{0,6}?(?:负责人|副总裁|总裁|高管|首席|发言人|主管)",
+    re.I,
+)
+# "we" saying a figure is its own publication: "the 85,448 we published", "我们此前公布的"
+WE_PUBLISHED = re.compile(
+    r"\b(?:we|i)\s+(?:had\s+|have\s+)?(?:originally\s+|first\s+|initially\s+)?"
+    r"(?:published|reported|announced|posted|put out)\b|我们(?:此前|之前|最初|当初)?(?:公布|发布)的",
     re.I,
 )
 # the owner's own publication or broadcast: "OpenAI engineering blog", "OpenAI Research livestream",
