@@ -42,7 +42,7 @@ from watchers.figures import (
     only_hedged,
 )
 from watchers.needles import present as needles_in
-from watchers.parties import SPEAKER, PartyReading
+from watchers.parties import ONE_MODEL, SPEAKER, PartyReading
 from watchers.quantities import bare_numbers, quantities
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -741,7 +741,11 @@ class Reading(PartyReading, FigureReading):
                 excerpt = _excerpt(text)
                 out = []
                 for claim, value in signal.sets:
-                    if signal.stronger and signal.stronger[1].search(self.text):
+                    if (
+                        signal.stronger
+                        and signal.stronger[1].search(self.text)
+                        and not ONE_MODEL.search(self.text)
+                    ):
                         value = signal.stronger[0]
                     out.append(Candidate(claim, value, signal.id, excerpt, measured=True))
                 return out

@@ -83,6 +83,8 @@ class PartyReading:
                 for number in range(len(self.analysed))
                 if self.sections[number] in ran_in
             )
+        if full and ONE_MODEL.search(self.text):
+            full = False  # "完整复现了一遍 … 模型：DeepSeek R1（仅此一款）"
         if who and (self._left_out(ran_in) or self._log_review(ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
@@ -868,6 +870,12 @@ SIDE_IS = re.compile(
     r"(?:'s|’s)?\s*(?:[\w-]+\s+)?(?:figures?|numbers|results|side|data|runs?)\s+"
     r"(?:are|were|is|was|came from|come from|are from|were from)\s+(?:still\s+|just\s+|only\s+)?"
     r"|\s*的?\s*(?:[\d.,]+\s*万?\s*)?(?:数据|数字|结果|成绩)\s*(?:仍|依然|还|仍然)?(?:是|为|来自|采用|沿用)\s*",
+    re.I,
+)
+# the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
+ONE_MODEL = re.compile(
+    r"\bonly (?:one|a single|1) model\b|\b(?:one|a single) model only\b|仅此一款"
+    r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?",
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
