@@ -231,6 +231,10 @@ class PartyReading:
             return False  # "We build the chip; they benchmark it": someone else's runs
         if PASSIVE_AGENT.search(text, at, at + 20):
             return False  # "测试全部由 OpenAI 执行": its doer is named after it
+        if self._parties(text[:at]):
+            return (
+                False  # "这些数字全是 OpenAI 自己跑的，…只测了 8k": the party named before runs it
+            )
         label = SPEAKER.match(text) if clause.start == 0 else None
         lead = text[label.end() if label else clause.start : at]
         return bool(DROPPED_LEAD.fullmatch(lead.strip()))
