@@ -793,7 +793,9 @@ def _owners_word(owner: re.Pattern) -> re.Pattern:
     table column named for the owner ("DeepSeek R1: OpenAI (25 Aug) 700; Tallis (Oct) …")."""
     return re.compile(
         rf"(?:{owner.pattern}|the company)"
-        r"(?:(?:'s|’s| says| said|的|说|称)\s*\S{0,6}|\s*\([^()]{0,24}\)\s*)$",
+        r"(?:(?:'s|’s| says| said|的|说|称)\s*\S{0,6}|\s*\([^()]{0,24}\)\s*"
+        # "OpenAI 8 月那个被刷屏的“104 倍”": the owner's figure of a time named before it
+        r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)\s*(?:那个|那组|的)[^，,。；;]{0,8})$",
         re.I,
     )
 
