@@ -125,6 +125,12 @@ def extract_item(
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
+    withdrawn = _reposted_withdrawn(text)
+    if withdrawn is not None:  # "假的 //@…", "Retracting this." over the quoted post
+        whole = [
+            w | RETRACTED if s.start + len(s.text) > withdrawn else w
+            for w, s in zip(whole, split, strict=True)
+        ]
     if CORRECTION.search(text):  # a correction: what the earlier article said is withdrawn
         whole = [
             w | RETRACTED if EARLIER_ARTICLE.search(s.text) else w
@@ -180,6 +186,19 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
 
 
 QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply
+
+
+def _reposted_withdrawn(text: str) -> int | None:
+    """Where the reposted part of a repost starts, when the reposter's own comment on top says it
+    is fake or withdrawn ("假的，P图。//@…", "Retracting this." over the quoted post, "This isn't
+    our post"); None otherwise. The title and the body are each a post of their own."""
+    title_end = text.find("\n")
+    posts = [(0, len(text))] if title_end < 0 else [(0, title_end), (title_end + 1, len(text))]
+    for start, end in posts:
+        marker = REPOST_MARK.search(text, start, end)
+        if marker is not None and TOP_DENIES.search(text, start, marker.start()):
+            return marker.start()
+    return None
 
 
 def _quotes_above(text: str, sentence: Sentence) -> bool:
@@ -886,6 +905,14 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+# where a repost's reposted part starts: a Weibo chain's "//@", a quote-post's "> " lines, a forward
+REPOST_MARK = re.compile(r"//@|\n\s*>\s|\n\s*(?:forwarded from|转发自)\b", re.I)
+# the reposter's comment on top says what it reposts is fake or withdrawn
+TOP_DENIES = re.compile(  # at the start of one of the comment's lines
+    r"(?:^|(?<=\n))[^\w\n]*(?:假的|假消息|谣言|不实|p图|别信|不是真的|撤回|数据作废|fake|not true|false\b|debunked"
+    r"|this (?:isn'?t|is not) (?:our|a real|real)|retract(?:ing|ed) (?:this|that|it)|please disregard)",
+    re.I,
+)
 # a field's name before its value: "测试脚本公开情况: 示例内容 未公开", "Scripts published: no"
 FIELD_LABEL = re.compile(r"[^:：.。!?！？]{2,30}[:：]\s")
 FIRM_HINT = re.compile(
