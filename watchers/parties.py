@@ -251,6 +251,8 @@ class PartyReading:
                 for verb in self.rules.verbs.finditer(text, 0, len(text), lowered=read.lowered)
                 if not _in_name(text, verb.start())
                 and not any(a <= verb.start() < b for a, b in names)  # "Orrin Testing"
+                # "in acceptance testing", "验收测试": a check of the hardware, not a benchmark
+                and not NOT_A_BENCHMARK.search(text, max(0, verb.start() - 16), verb.start())
             ]
             self._verbs_in[number] = found
         return found
@@ -880,6 +882,11 @@ SIDE_IS = re.compile(
 ONE_MODEL = re.compile(
     r"\bonly (?:one|a single|1) model\b|\b(?:one|a single) model only\b|仅此一款"
     r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?",
+    re.I,
+)
+NOT_A_BENCHMARK = re.compile(
+    r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
+    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$",
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
