@@ -333,22 +333,32 @@ class Reading(PartyReading, FigureReading):
         # "we measured" is the writer's run; in an interview with the owner's people, the owner's
         owner = self.subject.owner
         # people, or in the owner's own post ("OpenAI engineering blog", "— The OpenAI team")
-        voice = owner is not None and any(
-            OWNER_ROLE.match(self.text, m.end())
-            or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
-            or (SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end()))
-            # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
-            or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
-            # in the title, a release of the owner's own repository ("· openai/<repo>") or the
-            # owner's people as the speaker ("演讲实录｜OpenAI 硬件团队：…")
-            or (
-                m.end() <= self._title_end
-                and (
-                    REPOSITORY.match(self.text, m.end())
-                    or OWNER_SPEAKS.match(self.text, m.end(), self._title_end)
+        voice = (
+            owner is not None
+            and any(
+                OWNER_ROLE.match(self.text, m.end())
+                or (self._leads(m.start()) and OWNER_OUTLET.match(self.text, m.end()))
+                or (
+                    SIGN_OFF.search(self.text, 0, m.start()) and TEAM_LINE.match(self.text, m.end())
                 )
+                # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
+                or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
+                # a repost's segment by the owner's own account: "//@OpenAI: We've published …"
+                or (
+                    self.text[max(0, m.start() - 3) : m.start()].endswith("@")
+                    and POSTER.match(self.text, m.end())
+                )
+                # in the title, a release of the owner's own repository ("· openai/<repo>") or the
+                # owner's people as the speaker ("演讲实录｜OpenAI 硬件团队：…")
+                or (
+                    m.end() <= self._title_end
+                    and (
+                        REPOSITORY.match(self.text, m.end())
+                        or OWNER_SPEAKS.match(self.text, m.end(), self._title_end)
+                    )
+                )
+                for m in owner.finditer(self.text)
             )
-            for m in owner.finditer(self.text)
         )
         voice = voice or (
             owner is not None
@@ -905,6 +915,7 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+POSTER = re.compile(r"\s*[:：]")  # "//@OpenAI:": the account a repost's segment is by
 # where a repost's reposted part starts: a Weibo chain's "//@", a quote-post's "> " lines, a forward
 REPOST_MARK = re.compile(r"//@|\n\s*>\s|\n\s*(?:forwarded from|转发自)\b", re.I)
 # the reposter's comment on top says what it reposts is fake or withdrawn

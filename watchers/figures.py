@@ -190,6 +190,8 @@ class FigureReading:
                 if not metric:
                     continue
                 metric = self._held_over(number, quantity, metric)
+                if metric.most is not None and quantity.value > metric.most:
+                    continue  # "B0 yield is 110% because it's spicy": no such yield
                 last = (number, quantity, metric)
                 stated = self.conditions_in(sentence.text, number, at=quantity.start)
                 said = {**self._said_of_all(), **self._said_earlier(number), **stated}

@@ -73,6 +73,7 @@ class Metric:
     # B0 gain measured is a result on B0, whoever reports it, beside whatever it is set against)
     run: bool = False
     run_on: dict = field(default_factory=dict)
+    most: float | None = None  # the largest value the metric can take (a yield: 100 %)
 
 
 @dataclass(frozen=True)
@@ -326,6 +327,7 @@ def _subject(data: dict, where: str) -> Subject:
                 needs=_any(spec.get("needs"), f"{where}: metrics.{metric_id}.needs"),
                 run=bool(spec.get("run", False)),
                 run_on=dict(spec["run"]) if isinstance(spec.get("run"), dict) else {},
+                most=float(spec["most"]) if "most" in spec else None,
             )
         )
     for name, values in data.get("conditions", {}).items():
