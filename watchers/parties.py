@@ -884,6 +884,7 @@ ONE_MODEL = re.compile(
     r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?",
     re.I,
 )
+# a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$",
