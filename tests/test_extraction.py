@@ -1,6 +1,7 @@
 """The extraction table: one parametrised test over tests/data/extraction.toml."""
 
 import tomllib
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,12 @@ DATA = Path(__file__).parent / "data"
 
 CASES = tomllib.loads((DATA / "extraction.toml").read_text(encoding="utf-8"))["case"]
 CLAIMS = {c.id: c.spec for c in load_ledger("jalapeno").claims}
+
+
+@cache
+def _claims(ledgers: tuple[str, ...]) -> dict[str, dict]:
+    """The claims of the ledgers a case reads against (the `jalapeno` ledger unless it says)."""
+    return {c.id: c.spec for name in ledgers for c in load_ledger(name).claims}
 
 
 def _norm(value) -> str:
@@ -32,7 +39,7 @@ def test_the_table_is_large_and_bilingual():
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_extraction(case):
     item = ParsedItem(dedupe_key="k", title=case["title"], text=case.get("text", ""))
-    found = extract_item(item, CLAIMS)
+    found = extract_item(item, _claims(tuple(case.get("ledgers", ["jalapeno"]))))
     got = sorted((c.claim_id, _norm(c.value)) for c in found)
     expected = sorted((claim, _norm(value)) for claim, value in case["expect"])
     assert got == expected
