@@ -1047,7 +1047,7 @@ COMPANY_AFTER_FIRM = re.compile(r"the (?:company|firm)\b", re.I)
 # Instruments", "Corvane Cloud" (not "the Inference Systems Summit")
 FIRM_KIND = re.compile(
     r"(?P<name>(?-i:(?:[A-Z][\w&'’-]+[ \t]+){1,3}(?:Research|Instruments|Analytics|Benchmarks"
-    r"|Benchmarking|Testing|Labs?|Laboratory|Cloud|Compute|Computing)))(?![ \t]+(?-i:[A-Z]))"
+    r"|Benchmarking|Testing|Labs?|Laboratory|Cloud|Compute|Computing|AI)))(?![ \t]+(?-i:[A-Z]))"
 )
 
 
