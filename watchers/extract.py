@@ -931,9 +931,10 @@ FIRM_HINT = re.compile(
     r"(?:run|test|report|benchmark|results|replication|re-?test|study|evaluation|paper|numbers"
     r"|measurements|figures)\b|\s+is\s+(?:one of|a|an|the)\s+"
     r"|(?:发布|公布|晒出|发表)了?(?:一份|最新的?)?(?:报告|测试|评测|结果|数据|跑分)"
-    r"|(?:机构|公司|服务商|厂商|业者|团队|研究所)\s*[A-Z]"
+    r"|(?:机构|公司|服务商|厂商|业者|团队|研究所)\s*(?:[A-Z]|[\u4e00-\u9fff]{2,6}?(?:测评|评测|实验室|研究院"
+    r"|研究所|智算|算力|科技))"
     r"|(?-i:[A-Z]\w+ (?:Research|Instruments|Analytics|Benchmarks|Benchmarking|Testing|Labs?"
-    r"|Laboratory|Cloud|Compute|Computing))\b"
+    r"|Laboratory|Cloud|Compute|Computing|AI))\b"
     r"|\s(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s"
     r"|\b(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked)\b"
 )
