@@ -365,6 +365,7 @@ class Reading(PartyReading, FigureReading):
             and bool(owner.search(self.text))
             and bool(COMPANY_OUTLET.search(self.text))
         )
+        voice = voice or self._owner_signs()
         # an interview (the title says so) with the owner's people: "we" is the owner, and what
         # "we" did is done to the subject; with another subject's owner, to that one's
         self._interview = None
@@ -398,6 +399,36 @@ class Reading(PartyReading, FigureReading):
         self.turns = _turns(self.analysed)
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
+
+    def _owner_signs(self) -> bool:
+        """Does the item say it is the owner's own ("— The Jalapeño software team", "These are
+        OpenAI's own measurements", "when we published Jalapeño's first results")?"""
+        text, names, owner = self.text, self.subject.names, self.subject.owner
+        if (
+            names is not None
+            and SIGN_LINE.search(text)
+            and any(
+                SIGN_OFF.search(text, 0, m.start()) and TEAM_LINE.match(text, m.end())
+                for m in names.finditer(text)
+            )
+        ):
+            return True
+        if (
+            owner is not None
+            and OWN_DISCLOSURE.search(text)
+            and any(
+                DISCLOSED_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                and DISCLOSED_AFTER.match(text, m.end())
+                for m in owner.finditer(text)
+            )
+        ):
+            return True
+        if names is not None:
+            for said in WE_PUBLISHED.finditer(text):
+                named = names.search(text, said.end(), said.end() + 24)
+                if named and OUR_RESULTS.match(text, named.end()):
+                    return True
+        return False
 
     def _published_ours(self) -> bool:
         """Does "we" claim a published figure of the subject's claims as its own ("within noise
@@ -881,6 +912,26 @@ OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
 # in a headline, the owner's own repository: "Release v1.1.0 · openai/<repo>"
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
 # a signature line: "— The OpenAI hardware team"
+# the owner's own figures, said so: "These are OpenAI's own measurements", "以上均为 OpenAI 自测数据"
+OWN_DISCLOSURE = re.compile(
+    r"(?:'s|’s) own (?:measurements|numbers|figures|runs|results|data)|自测|内部测试", re.I
+)
+DISCLOSED_BEFORE = re.compile(
+    r"(?:\b(?:these|those|all (?:of )?(?:these|the|our) (?:figures|numbers|results))\s+(?:are|were)(?:\s+all)?"
+    r"|以上(?:数据|数字|结果)?(?:均|都|全部)?(?:为|是))\s*$",
+    re.I,
+)
+DISCLOSED_AFTER = re.compile(
+    r"(?:'s|’s) own (?:measurements|numbers|figures|runs|results|data)\b|\s*(?:的)?\s*(?:自测|内部测试)",
+    re.I,
+)
+# what "we published" the subject's: "when we published Jalapeño's first results"
+OUR_RESULTS = re.compile(
+    r"(?:'s|’s)?\s+(?:(?:first|original|initial|august|published|benchmark)\s+){0,2}"
+    r"(?:results|numbers|figures|benchmarks?|scores)\b|\s*(?:的)?\s*(?:首批|首次|最初的?)?(?:成绩|结果|跑分|数据)",
+    re.I,
+)
+SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")

@@ -880,14 +880,16 @@ SIDE_IS = re.compile(
 )
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
 ONE_MODEL = re.compile(
-    r"\bonly (?:one|a single|1) model\b|\b(?:one|a single) model only\b|仅此一款"
+    r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
     r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?",
     re.I,
 )
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
-    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$",
+    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
+    # bring-up: "booting and running models", "powered on and running"
+    r"|\b(?:booting|booted|boots|powered (?:on|up)|bring-?up)\s*,?\s*(?:and\s+)?$",
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
