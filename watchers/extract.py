@@ -683,6 +683,15 @@ class Reading(PartyReading, FigureReading):
         ) and self._left_out():  # "实验室没有测 Jalapeño": of something else
             out = [c for c in out if c not in retest and c not in of_results]
             retest = []
+        # "长上下文测试已经跑了一部分，结果将与 AgentX 一并发布": run, but the results are to come
+        if of_results and RESULTS_TO_COME.search(self.text):
+            title = self.analysed[0].sentence.text
+            out = [
+                c
+                for c in out
+                if c not in of_results
+                or not (RESULTS_TO_COME.search(c.excerpt) or title.startswith(c.excerpt[:40]))
+            ]
         out += self._figures(retest_said=bool(retest))
         out += self._measured()
         return out
@@ -954,7 +963,9 @@ HANDLE = re.compile(
 # article said…", "An article on Nov. 12 said…", "本站 9 月 16 日的报道称…")
 CORRECTION = re.compile(
     r"(?:^|\n)\W*(?:correction|clarification|更正|勘误|澄清)|\b(?:has|have) been corrected\b"
-    r"|\bwe (?:have )?corrected\b|\bwe regret\b|\bcorrection to\b|特此更正|予以更正|现更正",
+    r"|\bwe (?:have )?corrected\b|\bwe regret\b|\bcorrection to\b|特此更正|予以更正|现更正"
+    r"|(?:^|\n)\W*retraction\b|\bwe (?:are |have )?(?:retract(?:ed|ing)?|withdr[ae]wn?) (?:the|this|our|that)\b"
+    r"|撤稿|撤回(?:该|此|这篇|本篇)?(?:报道|文章|稿件|消息)",
     re.I,
 )
 EARLIER_ARTICLE = re.compile(
@@ -962,10 +973,17 @@ EARLIER_ARTICLE = re.compile(
     r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter)\s+"
     r"(?:(?:on|of|from|published|dated|last)\s+(?:[\w.,]+\s+){0,3}?)?"
     r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
-    r"|(?:原文|原报道|此前报道|早前报道|该文|前文)(?:称|说|写道|提到)",
+    r"|(?:原文|原报道|此前报道|早前报道|该文|前文|一文)(?:称|说|写道|提到)"
+    r"|关于\s*[“\"][^”\"]{1,60}[”\"]\s*的(?:报道|文章|消息|稿件)",
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+RESULTS_TO_COME = re.compile(
+    r"结果(?:将|会|预计|计划|拟|要)[^。；;]{0,30}?(?:发布|公布|公开|放出)"
+    r"|\bresults?\s+(?:will|would|are (?:expected|due|set|scheduled|slated) to)\s+(?:\w+\s+){0,2}"
+    r"(?:be\s+)?(?:published|released|posted|out|come)\b",
+    re.I,
+)
 POSTER = re.compile(r"\s*[:：]")  # "//@OpenAI:": the account a repost's segment is by
 # where a repost's reposted part starts: a Weibo chain's "//@", a quote-post's "> " lines, a forward
 REPOST_MARK = re.compile(r"//@|\n\s*>\s|\n\s*(?:forwarded from|转发自)\b", re.I)

@@ -253,6 +253,7 @@ class PartyReading:
                 and not any(a <= verb.start() < b for a, b in names)  # "Orrin Testing"
                 # "in acceptance testing", "验收测试": a check of the hardware, not a benchmark
                 and not NOT_A_BENCHMARK.search(text, max(0, verb.start() - 16), verb.start())
+                and not PARTY_NOUN.match(text, verb.end())  # "第三方测试机构", "a testing firm"
             ]
             self._verbs_in[number] = found
         return found
@@ -890,6 +891,12 @@ NOT_A_BENCHMARK = re.compile(
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
     # bring-up: "booting and running models", "powered on and running"
     r"|\b(?:booting|booted|boots|powered (?:on|up)|bring-?up)\s*,?\s*(?:and\s+)?$",
+    re.I,
+)
+# a measuring word that names a kind of party: "测试机构", "benchmarking house"
+PARTY_NOUN = re.compile(
+    r"\s*(?:机构|中心|团队|公司|厂商|部门|平台|人员|工程师)"
+    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?)\b",
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
