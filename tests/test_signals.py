@@ -141,3 +141,33 @@ def test_a_doubled_escape_in_a_signal_file_is_refused(tmp_path):
         VocabularyError, match=r"typo\.toml: signal t: pattern .* doubled backslash"
     ):
         load((str(path),))
+
+
+def test_a_word_is_written_once_and_used_by_name(tmp_path):
+    from watchers.vocabulary import rules as load
+
+    path = tmp_path / "words.toml"
+    path.write_text(
+        "[words]\nstep = '\\bb0\\b|\\bthe respin\\b'\n"
+        '[[signals]]\nid = "t"\nclaim = "jalapeno.b0.status"\nvalue = "samples back"\n'
+        "patterns = ['{{step}}\\s+(?:is\\s+)?back']\n",
+        encoding="utf-8",
+    )
+    (signal,) = [s for s in load((str(path),)).subjects[0].signals if s.id == "t"]
+    assert signal.patterns[0].search("the respin is back")
+    assert signal.patterns[0].search("B0 back from TSMC")
+    assert not signal.patterns[0].search("the second stepping is back")
+
+
+def test_a_word_not_in_the_words_table_is_refused(tmp_path):
+    from watchers.vocabulary import VocabularyError
+    from watchers.vocabulary import rules as load
+
+    path = tmp_path / "missing.toml"
+    path.write_text(
+        '[[signals]]\nid = "t"\nclaim = "jalapeno.mtp"\nvalue = "enabled"\n'
+        "patterns = ['{{step}} on']\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(VocabularyError, match=r"missing\.toml: \{\{step\}\} is not in \[words\]"):
+        load((str(path),))

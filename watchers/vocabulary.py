@@ -23,7 +23,18 @@ SIGNAL_KEYS = {
     "allow", "topic", "results",
     "value_from",
 }  # fmt: skip
-TOP_KEYS = {"subject", "models", "metrics", "conditions", "measurement", "implies", "signals"}
+TOP_KEYS = {
+    "subject",
+    "models",
+    "metrics",
+    "conditions",
+    "measurement",
+    "implies",
+    "signals",
+    "words",
+}
+# a named stretch of pattern written once in [words] and used as {{name}} in any pattern
+WORD_REF = re.compile(r"\{\{([\w-]+)\}\}")
 
 
 class VocabularyError(ValueError):
@@ -373,7 +384,27 @@ def read(path: str | Path) -> dict:
     unknown = set(data) - TOP_KEYS
     if unknown:
         raise VocabularyError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}")
-    return data
+    words = data.pop("words", {})
+    return _with_words(data, words, str(path))
+
+
+def _with_words(value, words: dict, where: str):
+    """`value` with every {{name}} in its strings replaced by the [words] entry of that name, as a
+    group: one spelling of a thing ("B0", "the respin", 改版芯片) kept in one place."""
+    if isinstance(value, str):
+
+        def one(match: re.Match) -> str:
+            name = match.group(1)
+            if name not in words:
+                raise VocabularyError(f"{where}: {{{{{name}}}}} is not in [words]")
+            return f"(?:{words[name]})"
+
+        return WORD_REF.sub(one, value)
+    if isinstance(value, list):
+        return [_with_words(v, words, where) for v in value]
+    if isinstance(value, dict):
+        return {k: _with_words(v, words, where) for k, v in value.items()}
+    return value
 
 
 @cache
