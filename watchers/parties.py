@@ -407,7 +407,10 @@ class PartyReading:
         parties = [p for p in self._parties(sentence, number) if self._stated(number, p[0])]
         before = sorted(p for p in parties if p[0] <= at)
         after = sorted(p for p in parties if at < p[0] <= at + 60)
-        agent = before[-1][1] if before else None
+        # a party in a possessive before a thing ("SemiAnalysis's agent benchmark", "the Chinese
+        # lab's newest model") is not the one who measured
+        doers = [p for p in before if not _possessed(sentence, p[0], at)] or before
+        agent = doers[-1][1] if doers else None
         if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
             # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
             agent = before[0][1]
@@ -785,6 +788,13 @@ def _in_name(text: str, at: int) -> bool:
     return sum(w[0].isupper() for w in words) * 2 <= len(words)
 
 
+def _possessed(text: str, party: int, verb: int) -> bool:
+    """Does the party at `party` own a thing other than the run at `verb` ("SemiAnalysis's agent
+    benchmark", not "OpenAI's runs")?"""
+    found = POSSESSED.match(text, party)
+    return bool(found) and found.end() < verb
+
+
 def _bare(text: str, at: int) -> bool:
     """Is the party word at `at` a bare "the team", "engineers", "团队", naming nobody by itself?"""
     word = BARE_PARTY.match(text, at)
@@ -1131,7 +1141,9 @@ SUPPLIER = re.compile(
 
 # party words that name nobody by themselves, and what may stand before them then
 BARE_PARTY = re.compile(
-    r"(?:lab|labs|laboratory|team|teams|engineers?|researchers?|testers?|firm|staff|submitter)\b|团队|实验室|工程师|研究人员"
+    r"(?:(?:hardware|chip|silicon|systems|engineering|performance|perf|compiler|software|research"
+    r"|benchmarking)\s+(?=team|group|engineer))?"
+    r"(?:lab|labs|laboratory|team|teams|groups?|engineers?|researchers?|testers?|firm|staff|submitter)\b|团队|实验室|工程师|研究人员"
     r"|负责人",
     re.I,
 )
@@ -1232,6 +1244,11 @@ THE_COMPANY = re.compile(
 
 
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
+POSSESSED = re.compile(
+    r"[^\s,;:]+(?:'s|’s)\s+(?!(?:own\s+)?(?:[\w-]+\s+)?(?:team|teams|lab|labs|engineers?|researchers?"
+    r"|staff|people|group|testers?)\b)",
+    re.I,
+)
 SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
 
 
