@@ -205,6 +205,8 @@ class PartyReading:
                 break
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue
+            if self._retold(number, clause, at):
+                continue  # "Jalapeño, which posted … figures in August": the baseline retold
             if number and THE_BEFORE.search(text, 0, at) and self._spot_checks(number - 1) is None:
                 continue  # "…watched OpenAI engineers repeat the runs." "The runs matched…"
             found = (
@@ -222,6 +224,15 @@ class PartyReading:
             if found:
                 return found, at
         return "", -1
+
+    def _retold(self, number: int, clause, at: int) -> bool:
+        """Is the run at `at` the first published one retold: dated to it in its clause ("posted
+        per-watt figures against GB200 in August"), or after "repeated the figures"?"""
+        text = self.analysed[number][0].text
+        dated = self.subject.first_published
+        if dated is not None and dated.search(text, at, clause.end):
+            return True
+        return bool(RETOLD.search(text, 0, at))
 
     def _dropped_subject(self, number: int, clause, at: int) -> bool:
         """Does a speaker's clause open on the measuring verb, with no subject ("只测了 Kimi K2.5",
@@ -1244,6 +1255,13 @@ THE_COMPANY = re.compile(
 
 
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
+# what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
+RETOLD = re.compile(
+    r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:the\s+|its\s+"
+    r"|their\s+|openai's\s+)?(?:[\w-]+\s+){0,2}(?:figures|numbers|results|claims?|data)\b"
+    r"|(?:重申|复述|重复)了?[^，,。；;]{0,12}(?:数据|数字|结果|成绩)",
+    re.I,
+)
 POSSESSED = re.compile(
     r"[^\s,;:]+(?:'s|’s)\s+(?!(?:own\s+)?(?:[\w-]+\s+)?(?:team|teams|lab|labs|engineers?|researchers?"
     r"|staff|people|group|testers?)\b)",

@@ -16,7 +16,7 @@ from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
     "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context",
-    "namesakes", "own_context", "hardware", "hardware_claim", "agentic_claims",
+    "namesakes", "own_context", "hardware", "hardware_claim", "agentic_claims", "first_published",
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
@@ -145,6 +145,9 @@ class Subject:
     own_context: re.Pattern | None = None
     owner: re.Pattern | None = None
     others: re.Pattern | None = None
+    # words that date a run to the first published results ("posted … in August", "8 月公布的"):
+    # such a run is the baseline retold, not a new one
+    first_published: re.Pattern | None = None
     models: list[Model] = field(default_factory=list)
     metrics: list[Metric] = field(default_factory=list)
     conditions: dict[str, list[tuple[object, re.Pattern]]] = field(default_factory=dict)
@@ -316,6 +319,7 @@ def _subject(data: dict, where: str) -> Subject:
         own_context=_any(raw.get("own_context"), f"{where}: subject.own_context"),
         owner=_any(raw.get("owner"), f"{where}: subject.owner"),
         others=_any(raw.get("others"), f"{where}: subject.others"),
+        first_published=_any(raw.get("first_published"), f"{where}: subject.first_published"),
         hardware=_any(raw.get("hardware"), f"{where}: subject.hardware"),
         hardware_claim=raw.get("hardware_claim", ""),
         agentic_claims=tuple((c["claim"], c["value"]) for c in raw.get("agentic_claims", [])),
