@@ -380,8 +380,22 @@ class FigureReading:
                     _owners_word(owner).search(lead)
                     # "OpenAI had reported 700 tokens per second and 1.03 seconds."
                     or _owner_reported(owner).match(sentence.text, clause.start)
+                    # a table row named for the owner: "OpenAI 8 月: Jalapeño 1.23 万 tok/s/kW; …"
+                    or self._owners_row(sentence.text, quantity.start)
                 )
             )
+        )
+
+    def _owners_row(self, text: str, at: int) -> bool:
+        """Is the figure at `at` in a table row (as `text.TABLE` reads it) whose label names the
+        owner ("OpenAI, Aug 25: Jalapeño 12,300 tok/s/kW; GB300 118 tok/s/kW")?"""
+        label = ROW_LABEL.match(text)
+        return bool(
+            label
+            and label.end() <= at
+            and ";" in text[label.end() :]
+            and self.subject.owner.search(label.group(1))
+            and not self.subject.mentions(label.group(1))  # "OpenAI Jalapeño (A0)": the chip
         )
 
     def _respectively(self, number: int) -> dict[int, str | Quantity]:

@@ -270,7 +270,16 @@ def _table_as_sentences(match: re.Match) -> str:
     return _rows_as_sentences(
         [line.strip().strip("|") for line in match.group(0).strip().splitlines()],
         _caption_unit(match.string, match.start(), match.end()),
+        _caption_note(match.string, match.start()),
     )
+
+
+def _caption_note(text: str, start: int) -> str:
+    """What a table's numbered caption says of every row, in its brackets: "Table 2 (DeepSeek R1,
+    both systems held at about 169 tok/s per user)", "表 2（DeepSeek R1，同等单用户速度）"."""
+    line = text[max(0, start - 200) : start].rstrip().rpartition("\n")[2]
+    found = NUMBERED_CAPTION.match(line)
+    return found.group(1).strip() if found else ""
 
 
 def _caption_unit(text: str, start: int, end: int) -> str | None:
@@ -291,8 +300,9 @@ def _caption_unit(text: str, start: int, end: int) -> str | None:
     return None
 
 
-def _rows_as_sentences(lines: list[str], caption: str | None = None) -> str:
-    """Header line, rule, rows (cells between pipes) as one sentence a row."""
+def _rows_as_sentences(lines: list[str], caption: str | None = None, note: str = "") -> str:
+    """Header line, rule, rows (cells between pipes) as one sentence a row; a caption's `note`
+    goes with every row's label."""
     header = [cell.strip() for cell in lines[0].split("|")]
     out = []
     for line in lines[2:]:
@@ -309,7 +319,8 @@ def _rows_as_sentences(lines: list[str], caption: str | None = None) -> str:
                 parts.append(f"{name} {cell} {row_unit}")
             else:
                 parts.append(f"{name} {cell}")
-        out.append(f"{cells[0]}: " + "; ".join(parts) + ".")
+        label = f"{cells[0]} ({note})" if note else cells[0]
+        out.append(f"{label}: " + "; ".join(parts) + ".")
     return "\n".join(out)
 
 
@@ -326,12 +337,15 @@ UNIT_DENOMINATOR = re.compile(
     r"/\s*(?:kw|mw|user|w)\b|\bper\s+(?:kw|mw|kilowatt|megawatt|user|watt)", re.I
 )
 LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
+NUMBERED_CAPTION = re.compile(
+    r"\W*(?:table|tab\.|表)\s*\d+[^(（\n]{0,60}[(（]([^()（）\n]{3,100})[)）]\s*[:：.]?\s*$", re.I
+)
 CAPTION = re.compile(r"\W*(?:units?|all figures|figures|numbers|values|单位|注)\b", re.I)
 FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
 # a header that is a unit, after any words: "Peak tok/s/kW", "tok/s/user", "Latency ms"
 HEADER_IS_UNIT = re.compile(
-    r"^(?P<name>.*?)\s*(?P<unit>(?:"
+    r"^(?P<name>.*?)(?:^|(?<=\s)|(?<=,))\s*(?P<unit>(?:"
     + THROUGHPUT_UNIT.format("/|per")
     + r"|ms|µs|%|W|kW|PFLOPS))(?:\s*\([^()]{0,30}\))?$",
     re.I,
