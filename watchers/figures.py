@@ -139,9 +139,11 @@ class FigureReading:
         last: tuple[int, Quantity, object] | None = None  # the latest figure read, for lists
         for number, sentence in enumerate(a.sentence for a in self.analysed):
             stated = None
-            respective = self._respectively(number)
             bare = bare_numbers(sentence.text)
             found = sorted([*quantities(sentence.text), *bare], key=_start)
+            if not found:
+                continue  # no figure: nothing of this sentence is read
+            respective = self._respectively(number)
             heading = (
                 self._heading(number) or _row_label(sentence.text) or self._said_before(number)
             )

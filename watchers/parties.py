@@ -467,6 +467,13 @@ class PartyReading:
     def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
         """Where the sentence names a party, and whether it is the owner or independent. A bare
         "the team", "团队" (sentence `number` of the item) is the party named before it."""
+        memo = self.__dict__.setdefault("_parties_of", {})
+        key = (sentence, number)
+        if key not in memo:
+            memo[key] = self._parties_in(sentence, number)
+        return memo[key]
+
+    def _parties_in(self, sentence: str, number: int | None) -> list[tuple[int, str]]:
         found = self._named_parties(sentence, number)
         if number is None:
             return found
