@@ -165,6 +165,8 @@ class PartyReading:
                     or LEFT_OUT_AFTER.match(text, m.end)
                     # "实验室没有 Jalapeño 样片": with none of its parts, nothing was run on it
                     or (NONE_OF.search(before) and ITS_PARTS.match(text, m.end))
+                    # "我们没有这颗芯片": the chip itself, by its anaphor
+                    or (NONE_OF.search(before) and ITS_PARTS.fullmatch(text, m.start, m.end))
                     or self._owners_side(text, m.end)
                 ):
                     return True
@@ -356,7 +358,20 @@ class PartyReading:
         end = min(
             (i for i in (text.find(";", at), text.find("；", at)) if i >= 0), default=len(text)
         )
-        mentions = [m for m in self.mentions[number] if start <= m.start < at]
+        sentence = self.analysed[number].sentence
+        mentions = [
+            m
+            for m in self.mentions[number]
+            if start <= m.start < at
+            # (not "…不及 Jalapeño 的官方数字，但前两行是我们实测的": what was said of it, in
+            # a clause before the run's)
+            and not (
+                DEVICE_WORDS.match(text, m.end)
+                and sentence.clause_at(m.start).start != sentence.clause_at(at).start
+            )
+        ]
+        if not mentions and any(start <= m.start < at for m in self.mentions[number]):
+            return False  # only what was said of it stands before the run: something else ran
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
         verb_end = VERB_WORD.match(text, at)
@@ -928,7 +943,9 @@ PARTY_NOUN = re.compile(
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
-ITS_PARTS = re.compile(r"\s*(?:的)?\s*(?:[AB]0\s*)?(?:样片|板卡|板子|硬件|芯片|机器)")
+ITS_PARTS = re.compile(
+    r"\s*(?:的)?\s*(?:这颗|这块|这款|该|此)?\s*(?:[AB]0\s*)?(?:样片|板卡|板子|硬件|芯片|机器)"
+)
 
 
 # a review of the owner's records, not a run: "we re-ran OpenAI's logs", "基于 OpenAI 公布的日志重算"
@@ -1208,7 +1225,9 @@ PAIR_JOIN = re.compile(
 
 # a device's published words, not the device: "Jalapeño's claims", "GB300's figures"
 DEVICE_WORDS = re.compile(
-    r"(?:'s|’s)\s+(?:claims?|figures?|numbers?|results?|data|headline)\b", re.I
+    r"(?:'s|’s)\s+(?:(?:official|published|own)\s+)?(?:claims?|figures?|numbers?|results?|data|headline)\b"
+    r"|\s*的\s*(?:官方|公布的?)?(?:数字|数据|成绩|结果|说法|宣称)",
+    re.I,
 )
 
 
