@@ -211,10 +211,14 @@ class PartyReading:
                 continue  # "Jalapeño, which posted … figures in August": the baseline retold
             if number and THE_BEFORE.search(text, 0, at) and self._spot_checks(number - 1) is None:
                 continue  # "…watched OpenAI engineers repeat the runs." "The runs matched…"
+            who = self._who(text, at, number)
+            if who == KNOWN_RUN:
+                continue  # "Measured by OpenAI on A0": the owner's run already published
             found = (
-                self._who(text, at, number)
+                who
                 or (
-                    verb.end() - at > 12 and self._who(text, verb.end(), number)
+                    verb.end() - at > 12
+                    and self._who(text, verb.end(), number).replace(KNOWN_RUN, "")
                 )  # "发布了自己…的结果"
                 or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
                 or self._same_party(number, at)
@@ -476,7 +480,8 @@ class PartyReading:
                     RAN_VERB.search(masked, at, at + 24) and self._beyond_claims(sentence, ran=True)
                 )
             )
-            return "owner" if new else ""
+            # the owner named as the doer of a run it already published: no one else's run
+            return "owner" if new else (KNOWN_RUN if after and passive else "")
         return agent or ""
 
     def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
@@ -870,8 +875,9 @@ SETUP_LINE = re.compile(
 )
 HEADING = re.compile(r"\s*(?:#{1,4}\s|【|[一二三四五六七八九十]、)")
 METHOD_HEAD = re.compile(
-    r"\b(?:method(?:ology)?|setup|set-up|test (?:setup|conditions)|how we (?:tested|measured|ran))\b"
-    r"|测试方法|测试条件|方法|测什么|怎么测",
+    r"\b(?:method(?:ology)?|setup|set-up|test (?:setup|conditions|scope)|scope|what we (?:tested|ran)"
+    r"|how we (?:tested|measured|ran))\b"
+    r"|测试方法|测试条件|测试范围|方法|测什么|怎么测",
     re.I,
 )
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
@@ -1093,6 +1099,7 @@ ZH_FIRM_REPORT = re.compile(
 )
 
 
+KNOWN_RUN = "known"  # `_who`: the owner did the run, and it is the one already published
 THE_BEFORE = re.compile(r"\b(?:the|these|those)\s+$", re.I)
 COMPANY_AFTER_FIRM = re.compile(r"the (?:company|firm)\b", re.I)
 
@@ -1169,7 +1176,7 @@ LENT_BY = re.compile(
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
-    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的))|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
+    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的|借测的))|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
     re.I,
 )
 
