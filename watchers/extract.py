@@ -525,6 +525,8 @@ class Reading(PartyReading, FigureReading):
                     skipped_end = m.end()
                     continue
                 out.append(Mention(m.start(), m.end(), ours))
+        if self._first_person != "owner":  # "Ours are in production", said by another maker
+            out += [Mention(m.start(), m.end(), False) for m in OURS_DEVICE.finditer(text)]
         if self.with_owner is not None and not any(not m.ours for m in out):
             # "B0", "二代芯片": the subject's only where no other device is named in the sentence
             out += [Mention(m.start(), m.end(), True) for m in self.with_owner.finditer(text)]
@@ -978,6 +980,12 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+# a speaker's own device named by the pronoun: another maker's, in an item not in the owner's voice
+OURS_DEVICE = re.compile(
+    r"\bours\b(?=\s+(?:is|are|was|were|has|have|had|already|now)\b)"
+    r"|\bour (?:own )?(?:chips?|accelerators?|parts?|silicon|asics?)\b|我们的(?:芯片|加速器|产品)",
+    re.I,
+)
 RESULTS_TO_COME = re.compile(
     r"结果(?:将|会|预计|计划|拟|要)[^。；;]{0,30}?(?:发布|公布|公开|放出)"
     r"|\bresults?\s+(?:will|would|are (?:expected|due|set|scheduled|slated) to)\s+(?:\w+\s+){0,2}"
