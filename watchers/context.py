@@ -91,8 +91,10 @@ def scopes(
         + table.by_direction["item"]
     ):
         words = pattern.union  # (Alternatives.absent, inlined: this loop runs per sentence)
-        if (words is None or not words.isdisjoint(found)) and pattern.search(text, lowered=lowered):
-            out.append(Scope(0, len(text), category))
+        if words is None or not words.isdisjoint(found):
+            cue = pattern.search(text, lowered=lowered)
+            if cue:
+                out.append(Scope(_asked_from(text, cue), len(text), category))
     for direction, pieces in (
         ("forward", sentence.spans),
         ("short", sentence.spans),
@@ -112,6 +114,16 @@ def scopes(
                     continue
                 out.append(_scope(direction, category, piece, match, text))
     return out
+
+
+def _asked_from(text: str, cue: re.Match) -> int:
+    """Where a sentence-wide cue's stretch starts: a question mark after a colon asks what
+    follows the colon ("… the question we cared about was the one our customers feel: how long
+    does a whole answer take?"), not what the sentence said before it."""
+    if cue.group(0) not in ("?", "？"):
+        return 0
+    colon = max(text.rfind(":", 0, cue.start()), text.rfind("：", 0, cue.start()))
+    return colon + 1 if colon > 0 else 0
 
 
 def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> Scope:
