@@ -90,6 +90,8 @@ def normalise(text: str) -> str:
         text = EN_NUMBER.sub(_in_digits(en_value), text)
     if " k " in text or text.endswith(" k"):  # speech: "eight k in one k out", "thirty two k"
         text = SPOKEN_K_AFTER.sub(_spoken_k, SPOKEN_K.sub(_spoken_k, text))
+    if " of a " in text:  # "0.8 of a millisecond": 0.8 milliseconds
+        text = FRACTION_OF_UNIT.sub(r"\1 \2seconds", text)
     if "\n" in text:
         text = _unwrap(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
@@ -104,6 +106,7 @@ def normalise(text: str) -> str:
     return SPACES.sub(" ", CJK_LATIN.sub(" ", text))
 
 
+FRACTION_OF_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s+of\s+an?\s+(milli|micro)?second\b", re.I)
 # a character reference left in an item's text
 ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});", re.I)
 # HTML left in an item's text: its blocks are lines, its table rows Markdown rows
