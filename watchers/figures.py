@@ -332,13 +332,19 @@ class FigureReading:
         """ "Key results (peak tokens per second per kilowatt):" then "- DeepSeek R1: 17,850": a
         bare number right after a model's name, on a line of a list whose lead line names the
         unit, is a figure in that unit."""
-        lead = self._lead_line(number)
-        unit = heading_unit(lead) if lead else None
         text = self.analysed[number][0].text
         start, end, value = bare
         models = [s for s, _ in self.models[number] if s < start]
-        if unit is None or not models or not BARE_LEAD.fullmatch(text[models[-1] : start]):
+        if not models:
             return None
+        # or the unit between the model and the figure: "GPT-OSS 120B, tokens/s per kW: 81,200"
+        label = text[models[-1] : start].rstrip()
+        unit = heading_unit(label) if label.endswith((":", "：")) and len(label) <= 60 else None
+        if unit is None:
+            lead = self._lead_line(number)
+            unit = heading_unit(lead) if lead else None
+            if unit is None or not BARE_LEAD.fullmatch(text[models[-1] : start]):
+                return None
         return Quantity(start, end, round(value * unit[1], 9), unit[0], False)
 
     def _lead_line(self, number: int) -> str | None:
