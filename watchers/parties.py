@@ -271,6 +271,8 @@ class PartyReading:
                 # "in acceptance testing", "验收测试": a check of the hardware, not a benchmark
                 and not NOT_A_BENCHMARK.search(text, max(0, verb.start() - 16), verb.start())
                 and not PARTY_NOUN.match(text, verb.end())  # "第三方测试机构", "a testing firm"
+                # bring-up: "booting on the first day and running a model on the third"
+                and not BRING_UP.search(text, max(0, verb.start() - 60), verb.start())
             ]
             self._verbs_in[number] = found
         return found
@@ -941,6 +943,9 @@ NOT_A_BENCHMARK = re.compile(
     # bring-up: "booting and running models", "powered on and running"
     r"|\b(?:booting|booted|boots|powered (?:on|up)|bring-?up)\s*,?\s*(?:and\s+)?$",
     re.I,
+)
+BRING_UP = re.compile(
+    r"\b(?:booting|booted|boots|powered (?:on|up)|bring-?up|brought up)\b[^.;]{0,40}\band\s+$", re.I
 )
 # a measuring word that names a kind of party: "测试机构", "benchmarking house"
 PARTY_NOUN = re.compile(
