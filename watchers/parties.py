@@ -963,7 +963,7 @@ ITS_PARTS = re.compile(
 LOG_REVIEW = re.compile(
     r"\b(?:re-?ran|re-?run|re-?comput\w+|recalculat\w+|re-?did|redo(?:ing)?|re-?analy[sz]\w+"
     r"|arithmetic on|audit\w*)\s+(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
-    r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志",
+    r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志|日志(?:的)?(?:复算|重算|推算|重新计算)",
     re.I,
 )
 LEFT_OUT_AFTER = re.compile(
