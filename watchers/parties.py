@@ -227,6 +227,8 @@ class PartyReading:
                 found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
             if not found and RERUN.match(text, at):
                 found = "someone"  # "复测", "re-tested": a new run, by a party not named
+            if found == "independent" and NOT_THIRD_PARTY.search(text):
+                found = "owner"  # "还是他们自己测的，不是第三方": the owner's own, said so
             if found:
                 return found, at
         return "", -1
@@ -947,10 +949,16 @@ NOT_A_BENCHMARK = re.compile(
 BRING_UP = re.compile(
     r"\b(?:booting|booted|boots|powered (?:on|up)|bring-?up|brought up)\b[^.;]{0,40}\band\s+$", re.I
 )
+NOT_THIRD_PARTY = re.compile(
+    r"(?:不是|并非|并不是|而非)(?:由)?(?:第三方|独立)|\bnot (?:by )?(?:an? )?(?:third[- ]party|independent|outside)\b",
+    re.I,
+)
 # a measuring word that names a kind of party: "测试机构", "benchmarking house"
 PARTY_NOUN = re.compile(
-    r"\s*(?:机构|中心|团队|公司|厂商|部门|平台|人员|工程师)"
-    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?)\b",
+    r"\s*(?:机构|中心|团队|公司|厂商|部门|平台|人员|工程师|设备|仪器)"
+    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?"
+    # or a thing: "power measuring equipment"
+    r"|equipment|gear|instruments?|rigs?|setups?|devices?|tools?|kit)\b",
     re.I,
 )
 NONE_OF = re.compile(r"(?:没有|没|并无|尚无)\s*$")
