@@ -493,7 +493,9 @@ class Reading(PartyReading, FigureReading):
     def _other_products(self) -> re.Pattern | None:
         """Products the item introduces by what they are and a name (推理卡“赤焰一号”, "an
         accelerator called Ember"): later, the bare name is that other device."""
-        found = {(m.group(1) or m.group(2)).strip() for m in PRODUCT_NAMED.finditer(self.text)}
+        found = {
+            next(g for g in m.groups() if g).strip() for m in PRODUCT_NAMED.finditer(self.text)
+        }
         names = {n for n in found if len(n) >= 2 and not self.subject.mentions(n)}
         if not names:
             return None
@@ -514,6 +516,8 @@ class Reading(PartyReading, FigureReading):
             for m in pattern.finditer(text, lowered=lowered):
                 # "over GB200", "than Nvidia's GB300", "对比英伟达 GB300": the other side of a
                 # comparison, not its topic (a name right after a skipped one goes with it)
+                if ours and OUTDONE.search(text, max(0, m.start() - 60), m.start()):
+                    continue  # "92,000 …, exceeding the 85,448 OpenAI announced for Jalapeño"
                 if not ours and (
                     _compared_before(text, m.start())
                     or RATIO_OF.match(text, m.end())
@@ -981,6 +985,12 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+# the subject as what another device's figure beat: "…, exceeding the 85,448 announced for"
+OUTDONE = re.compile(
+    r"[,，]\s*(?:exceed(?:ing|s|ed)?|surpass(?:ing|es|ed)?|beat(?:ing|s)?|outpac(?:ing|es|ed)"
+    r"|topp(?:ing|ed)|outperform(?:ing|s|ed)?|超过|超越|胜过)\b[^.;。；]{0,50}$",
+    re.I,
+)
 # a speaker's own device named by the pronoun: another maker's, in an item not in the owner's voice
 OURS_DEVICE = re.compile(
     r"\bours\b(?=\s+(?:is|are|was|were|has|have|had|already|now)\b)"
@@ -1026,8 +1036,10 @@ RATIO_OF = re.compile(
 # a product introduced by what it is and its name: 推理卡“赤焰一号”, "an accelerator called Ember"
 PRODUCT_NAMED = re.compile(
     r"(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*[“\"「『《]([^”\"」』》]{1,16})[”\"」』》]"
-    r"|\b(?:chip|accelerator|card|processor|asic|npu)s?\s+(?:called|named|dubbed|branded)\s+[\"“]?"
-    r"([A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?)",
+    r"|\b(?:chip|accelerator|card|processor|asic|npu)s?\s+(?:(?:called|named|dubbed|branded)\s+[\"“]?|[\"“‘'])"
+    r"([A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?)"
+    # or in quotes before what it is: "'Hinoki-2' inference chip"
+    r"|[\"“‘']([A-Z][\w.-]{1,20})[\"”’']\s+(?:ai\s+)?(?:inference\s+)?(?:chip|accelerator|asic|processor|card|npu)s?\b",
 )
 ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
