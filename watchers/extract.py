@@ -322,6 +322,7 @@ class Reading(PartyReading, FigureReading):
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
     _of_all: dict | None = None  # the conditions said of every figure in the item
     _authors: dict | None = None  # who wrote the post each sentence stands in, by its text
+    _baselines: tuple | None = None  # the subject's published figures, for `_a_baseline`
 
     def __post_init__(self):
         self._title_end = (
@@ -818,9 +819,9 @@ class Reading(PartyReading, FigureReading):
                 for claim, value in signal.sets:
                     if (
                         signal.stronger
-                        and signal.stronger[1].search(self.text)
+                        and self._says_anywhere(signal.stronger[1])
                         and not ONE_MODEL.search(self.text)
-                    ):
+                    ):  # ("a full re-test would need…" in a long piece is not one)
                         value = signal.stronger[0]
                     out.append(Candidate(claim, value, signal.id, excerpt, measured=True))
                 return out

@@ -211,12 +211,27 @@ class FigureReading:
                     # "B0 measures 31% more per watt", "31 % more per watt than on the A0 samples"
                     self.ran = _merge(self.ran, {**stated, **metric.run_on})
                     self.ran_itself = True
-                if measured and who and model:
-                    self.ran_models.add(model)
+                if measured and who and model and not self._a_baseline(quantity.value):
+                    self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 out.extend(
                     self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
                 )
         return out
+
+    def _a_baseline(self, value: float) -> bool:
+        """Is the figure one of the subject's published baselines, to the digit (a run's own
+        figure that matches one exactly is rarer than a retelling of it)?"""
+        if self._baselines is None:
+            self._baselines = tuple(
+                v
+                for claim_id, claim in self.claims.items()
+                if claim_id.startswith(f"{self.subject.id}.")
+                and isinstance(v := claim.get("value"), int | float)
+                and not isinstance(v, bool)
+            )
+        if not isinstance(value, int | float):
+            return False  # a range: no single baseline
+        return any(abs(value - b) <= abs(b) * 0.0005 for b in self._baselines)
 
     def _says_run(self, number: int) -> bool:
         """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a
