@@ -1303,8 +1303,8 @@ THE_COMPANY = re.compile(
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
 RETOLD = re.compile(
-    r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:the\s+|its\s+"
-    r"|their\s+|openai's\s+)?(?:[\w-]+\s+){0,2}(?:figures|numbers|results|claims?|data)\b"
+    r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:that\s+)?"
+    r"(?:the\s+|its\s+|their\s+|openai's\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
     r"|(?:重申|复述|重复)了?[^，,。；;]{0,12}(?:数据|数字|结果|成绩)",
     re.I,
 )
