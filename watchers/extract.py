@@ -648,6 +648,11 @@ class Reading(PartyReading, FigureReading):
                 following = [name for start, name in marks if start == link.end()]
                 if following:
                     return following[0]  # "44.8 times for GPT-OSS 120B"
+            bracket = BRACKET_AFTER.match(text, end)
+            if bracket:
+                inside = [name for start, name in marks if start == bracket.end()]
+                if inside:
+                    return inside[0]  # "85,448 token/秒/千瓦(GPT-OSS 120B)、19,600(DeepSeek R1)"
         before = [name for start, name in marks if start <= position]
         if before:
             return before[-1]
@@ -893,6 +898,7 @@ MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
+BRACKET_AFTER = re.compile(r"[^()（），,;；、\s]{0,16}\s*[(（]\s*")
 MODEL_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,3}?(?:for|on|with|running|在)\s*", re.I)
 # someone of the owner's speaking: "OpenAI's VP of compute hardware", "OpenAI 硬件负责人"
 OWNER_ROLE = re.compile(

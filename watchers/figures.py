@@ -171,6 +171,8 @@ class FigureReading:
                     )
                 if quantity.comparator or respective.get(quantity.start) == OTHER_DEVICE:
                     continue
+                if _in_quotes(sentence.text, quantity):
+                    continue  # "“104 倍”第一次被外人复测": the claim named, not a figure given
                 said = self.asserted(number, quantity.start)
                 if said is not None and not (
                     said == "retracted" and self._corrects(number, quantity)
@@ -816,6 +818,17 @@ def compared_clause(sentence, at: int) -> bool:
     )
 
 
+def _in_quotes(text: str, quantity: Quantity) -> bool:
+    """Does the figure stand alone in quotation marks ("“104 倍”", "the '104x' headline")?"""
+    before = text[max(0, quantity.start - 2) : quantity.start].rstrip()
+    after = text[quantity.end : quantity.end + 2].lstrip()
+    return bool(before) and before[-1] in OPEN_QUOTES and bool(after) and after[0] in CLOSE_QUOTES
+
+
+OPEN_QUOTES = "“「『\"'‘"
+CLOSE_QUOTES = "”」』\"'’"
+
+
 def _row_label(text: str) -> tuple[str, float] | None:
     """The denominator a table row's label gives every cell of the row ("GPT-OSS 120B 单用户速度:
     官方 1,459 tok/s; 实测 1,380 tok/s", a row as `text.TABLE` reads it)."""
@@ -845,7 +858,9 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
     return re.compile(
         rf"\W*(?:{owner.pattern})(?:(?:'s|’s)?\s+(?:\w+\s+)?(?:had\s+|has\s+|originally\s+)?"
         r"(?:reported|published|posted|claimed|quoted|listed|cited)\b"
-        r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}(?:figures?|numbers?|results?|claims?)\s+(?:was|were|is|are|of)\b)",
+        r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}(?:figures?|numbers?|results?|claims?)\s+(?:was|were|is|are|of)\b"
+        # "OpenAI 8 月公布的成绩——…"
+        r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)?\s*(?:份)?\s*(?:公布|发布|宣布|给出)的?(?:成绩|数据|数字|结果))",
         re.I,
     )
 
