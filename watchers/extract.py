@@ -933,7 +933,6 @@ FROM_OUTLET = re.compile(r"(?:from|via|posted (?:on|to)|on)(?:\s+the)?", re.I)
 OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
 # in a headline, the owner's own repository: "Release v1.1.0 · openai/<repo>"
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
-# a signature line: "— The OpenAI hardware team"
 # the owner's own figures, said so: "These are OpenAI's own measurements", "以上均为 OpenAI 自测数据"
 OWN_DISCLOSURE = re.compile(
     r"(?:'s|’s) own (?:measurements|numbers|figures|runs|results|data)|自测|内部测试", re.I
@@ -953,6 +952,7 @@ OUR_RESULTS = re.compile(
     r"(?:results|numbers|figures|benchmarks?|scores)\b|\s*(?:的)?\s*(?:首批|首次|最初的?)?(?:成绩|结果|跑分|数据)",
     re.I,
 )
+# a signature line: "— The OpenAI hardware team"
 SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
