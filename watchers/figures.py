@@ -744,7 +744,8 @@ WORKLOAD = [
     ),
     (
         re.compile(
-            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:input|context|prompt|输入|上下文)", re.I
+            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:long[- ])?(?:input|context|prompt|长?输入|上下文)",
+            re.I,
         ),
         "i",
     ),

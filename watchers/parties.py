@@ -218,8 +218,9 @@ class PartyReading:
                 who
                 or (
                     verb.end() - at > 12
+                    and bool(self._parties(text[at : verb.end()]))
                     and self._who(text, verb.end(), number).replace(KNOWN_RUN, "")
-                )  # "发布了自己…的结果"
+                )  # "发布了自己…的结果": the party inside the measuring phrase
                 or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
                 or self._same_party(number, at)
             )
@@ -451,8 +452,12 @@ class PartyReading:
         if before and PRONOUN_AFTER_BREAK.search(masked, max(0, before[-1][0] - 4), at):
             # "We build the chip; they benchmark it.": "they" is not the party before the break
             agent = None
-        passive = re.search(r"\bby\b|由|被", masked[at : at + 60]) or re.match(
-            r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40]
+        passive = (
+            re.search(r"\bby\b|由|被", masked[at : at + 60])
+            or re.match(
+                r"(?:数据|结果|数字|成绩)(?:来自|出自)", masked[at:]
+            )  # "数据来自…机构的测试"
+            or re.match(r"\S+\s+(?:\w+\s+)?(?:outside|independently)\b", masked[at : at + 40])
         )  # "benchmarked outside OpenAI", "re-tested independently"
         if after and passive:
             agent = after[0][1]
@@ -1138,7 +1143,9 @@ ZH_FIRM_KIND = re.compile(
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
 FIRM_INTRO = re.compile(
     rf"(?P<name>{firm_name(1)})"
-    r"(?:,\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
+    # (not a benchmark: "AgentX, the part of InferenceX which measures …")
+    r"(?:,(?!\s+(?:the|a|an)\s+(?:[\w-]+\s+)?(?:part|section|portion|benchmark|suite|leaderboard)\b)"
+    r"\s+(?:which|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:benchmarks|tests|measures|firm|company|lab|consultancy|startup|provider|house|shop|group"
     r"|cloud|operator|customer)\b"
     r"|\s+is\s+(?:one of\s+(?:a handful of|several|many|the|few)|a|an|the)\s+(?:[\w-]+\s+){0,4}?"
