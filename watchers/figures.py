@@ -173,6 +173,8 @@ class FigureReading:
                     continue
                 if _in_quotes(sentence.text, quantity):
                     continue  # "“104 倍”第一次被外人复测": the claim named, not a figure given
+                if _range_end(sentence.text, quantity):
+                    continue  # "三个模型整体 1.03 到 1.65 秒的区间": a span, not one figure
                 said = self.asserted(number, quantity.start)
                 if said is not None and not (
                     said == "retracted" and self._corrects(number, quantity)
@@ -817,6 +819,23 @@ def compared_clause(sentence, at: int) -> bool:
     return clause is not None and bool(
         COMPARISON.match(sentence.text[clause.start : clause.end].lstrip())
     )
+
+
+def _range_end(text: str, quantity: Quantity) -> bool:
+    """Is a single figure one end of a span of them ("1.03 到 1.65 秒", "0.9 to 1.4 seconds")?"""
+    if not isinstance(quantity.value, int | float):
+        return False
+    return bool(
+        RANGE_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
+        or RANGE_AFTER.match(text, quantity.end)
+    )
+
+
+# (not "从 1.08 秒降到 0.98 秒", "from 13.4 to 14.2": a change; not "K2.5 to 19,300")
+RANGE_BEFORE = re.compile(
+    r"(?<![从由\w.])(?<!从 )\d[\d.,]*\s*(?:秒|毫秒|s|ms)?\s*(?:到|至|~|–)\s*$", re.I
+)
+RANGE_AFTER = re.compile(r"\s*(?:到|至|~|–)\s*\d", re.I)
 
 
 def _in_quotes(text: str, quantity: Quantity) -> bool:
