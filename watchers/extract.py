@@ -317,6 +317,7 @@ class Reading(PartyReading, FigureReading):
     ran_models: set = field(default_factory=set)  # models the item's measured figures are of
     ran_itself: bool = False  # a figure that is a run by itself was stated (a measured B0 gain)
     _hits: dict = field(default_factory=dict)  # the conditions each sentence states, once
+    _parties_of: dict = field(default_factory=dict)  # the parties each text names, once
     _verbs_in: dict = field(default_factory=dict)  # the measuring words of each sentence, once
     owner_quotes: frozenset = frozenset()  # sentences quoted from the owner's people
     _earlier: dict = field(default_factory=dict)  # the workload said before each sentence
@@ -436,13 +437,6 @@ class Reading(PartyReading, FigureReading):
         of the 85,448 we published", "我们此前公布的 8.54 万")? Then "we" is the owner."""
         if not WE_PUBLISHED.search(self.text):
             return False
-        baselines = [
-            value
-            for refs in self.index.by_metric.values()
-            for ref in refs
-            if ref.id.startswith(f"{self.subject.id}.")
-            and isinstance(value := (self.claims.get(ref.id) or {}).get("value"), int | float)
-        ]
         for read in self.analysed:
             text = read.sentence.text
             for said in WE_PUBLISHED.finditer(text):
@@ -453,7 +447,7 @@ class Reading(PartyReading, FigureReading):
                     for start, end, v in spans
                     if 0 <= said.start() - end <= 4 or 0 <= start - said.end() <= 4
                 ]
-                if any(abs(v - b) <= abs(b) * 0.005 for v in near for b in baselines):
+                if any(self._a_baseline(v, 0.005) for v in near):
                     return True
         return False
 

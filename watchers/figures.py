@@ -222,20 +222,21 @@ class FigureReading:
                 )
         return out
 
-    def _a_baseline(self, value: float) -> bool:
-        """Is the figure one of the subject's published baselines, to the digit (a run's own
-        figure that matches one exactly is rarer than a retelling of it)?"""
+    def _a_baseline(self, value, within: float = 0.0005) -> bool:
+        """Is the figure one of the subject's published figures, within `within` (by default to
+        the digit: a run's own figure that matches one exactly is rarer than a retelling of it)?"""
         if self._baselines is None:
             self._baselines = tuple(
                 v
-                for claim_id, claim in self.claims.items()
-                if claim_id.startswith(f"{self.subject.id}.")
-                and isinstance(v := claim.get("value"), int | float)
+                for refs in self.index.by_metric.values()
+                for ref in refs
+                if ref.id.startswith(f"{self.subject.id}.")
+                and isinstance(v := (self.claims.get(ref.id) or {}).get("value"), int | float)
                 and not isinstance(v, bool)
             )
         if not isinstance(value, int | float):
-            return False  # a range: no single baseline
-        return any(abs(value - b) <= abs(b) * 0.0005 for b in self._baselines)
+            return False  # a range: no single figure
+        return any(abs(value - b) <= abs(b) * within for b in self._baselines)
 
     def _says_run(self, number: int) -> bool:
         """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a

@@ -496,11 +496,10 @@ class PartyReading:
     def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
         """Where the sentence names a party, and whether it is the owner or independent. A bare
         "the team", "团队" (sentence `number` of the item) is the party named before it."""
-        memo = self.__dict__.setdefault("_parties_of", {})
         key = (sentence, number)
-        if key not in memo:
-            memo[key] = self._parties_in(sentence, number)
-        return memo[key]
+        if key not in self._parties_of:
+            self._parties_of[key] = self._parties_in(sentence, number)
+        return self._parties_of[key]
 
     def _parties_in(self, sentence: str, number: int | None) -> list[tuple[int, str]]:
         found = self._named_parties(sentence, number)
@@ -946,13 +945,15 @@ ONE_MODEL = re.compile(
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
-    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
-    # bring-up: "booting and running models", "powered on and running"
-    r"|\b(?:booting|booted|boots|powered (?:on|up)|bring-?up)\s*,?\s*(?:and\s+)?$",
+    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$",
     re.I,
 )
+# bring-up before a run: "booting and running models", "booting on the first day and running a
+# model on the third", "powered on, running"
 BRING_UP = re.compile(
-    r"\b(?:booting|booted|boots|powered (?:on|up)|bring-?up|brought up)\b[^.;]{0,40}\band\s+$", re.I
+    r"\b(?:booting|booted|boots|powered (?:on|up)|bring-?up|brought up)\b"
+    r"(?:[^.;]{0,40}\band\s+|\s*,?\s*)$",
+    re.I,
 )
 NOT_THIRD_PARTY = re.compile(
     r"(?:不是|并非|并不是|而非)(?:由)?(?:第三方|独立)|\bnot (?:by )?(?:an? )?(?:third[- ]party|independent|outside)\b",
@@ -1311,7 +1312,7 @@ PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.
 # what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
 RETOLD = re.compile(
     r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:that\s+)?"
-    r"(?:the\s+|its\s+|their\s+|openai's\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
+    r"(?:the\s+|its\s+|their\s+|[\w-]+(?:'s|’s)\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
     r"|(?:重申|复述|重复)了?[^，,。；;]{0,12}(?:数据|数字|结果|成绩)",
     re.I,
 )
