@@ -236,7 +236,7 @@ class Writer:
         self.cache = cache
         self.settings = settings
         self.session: Session | None = None
-        self.book: Book | None = None
+        self._book: Book | None = None
         self.sql: Sql | None = None
         self._states: dict[str, dict] = {}  # watcher rows as stored in this transaction
         self._pending: dict[str, dict] = {}  # watcher rows to write at the end of the batch
@@ -246,8 +246,15 @@ class Writer:
         self.session = Session(self.engine)
         self.session.begin()
         self.sql = Sql(self.session)
-        self.book = self.cache.get(self.session)
         return self
+
+    @property
+    def book(self) -> Book:
+        """The claims and sources judged against, loaded at first use: a batch of 304s never needs
+        them."""
+        if self._book is None:
+            self._book = self.cache.get(self.session)
+        return self._book
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
@@ -257,9 +264,10 @@ class Writer:
                     self.settings.on_alerts(self.session)
                 # read inside the transaction: after the commit it could count another
                 # process's rows this Book has not seen (and costs SQLite a second write lock)
-                version = book_version(self.session)
+                version = book_version(self.session) if self._book is not None else None
                 self.session.commit()
-                self.book.version = version
+                if self._book is not None:
+                    self._book.version = version
             else:
                 self.session.rollback()
                 self.cache.invalidate()
@@ -359,7 +367,7 @@ class Writer:
         """The poll is lost, not the batch; health shows why."""
         log.error("watcher %s: storing the poll failed: %r", outcome.watcher, exc)
         self.cache.invalidate()
-        self.book = self.cache.get(self.session)
+        self._book = None
         failed = PollOutcome(
             watcher=outcome.watcher,
             kind=outcome.kind,

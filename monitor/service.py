@@ -32,7 +32,6 @@ from monitor.config import ConfigError, Settings, parse_duration
 from watchers.base import Fetched, NotModified, Parsed, PollContext, WatchError
 from watchers.fetch import Fetcher, HostSlot
 from watchers.judge import RemovalWindow
-from watchers.vocabulary import rules
 
 log = logging.getLogger("claimwatch")
 Clock = Callable[[], datetime]
@@ -137,6 +136,8 @@ class Poller:
     def rules(self):
         """The signal tables, read when first needed: a round of 304s never needs them."""
         if self._rules is None:
+            from watchers.vocabulary import rules
+
             try:
                 self._rules = rules(signal_files(self.settings))
             except ValueError as exc:

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from urllib.parse import urljoin
 
 from watchers.base import Candidate, Fetched, Parsed, ParsedItem, ParseError, PollContext, Watcher
-from watchers.extract import extract_item
 from watchers.markup import check_feed, soup
 from watchers.rss import read_rss
 
@@ -147,4 +146,7 @@ class FeedWatcher(Watcher, kind="feed"):
         return parse_feed(fetched.body, fetched.headers, self.name, fetched.url)
 
     def extract(self, item: ParsedItem, context: PollContext) -> list[Candidate]:
+        # imported here: a round of 304s never loads the extraction engine
+        from watchers.extract import extract_item
+
         return extract_item(item, context.claims, only=self.config.signals, rules_=context.rules)
