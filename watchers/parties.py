@@ -60,7 +60,7 @@ class PartyReading:
                     full = full or any(
                         self._says_full(spec.full_cues, n)
                         for n in range(number - 2, number + 2)
-                        if 0 <= n < len(self.analysed)
+                        if 0 <= n < len(self.analysed) and (n == number or not self._dated(n))
                     )
         if who:
             # "Q: What did you run? A: All three models, …", and the lines under a "Method"
@@ -191,6 +191,12 @@ class PartyReading:
         owner = self.subject.owner
         return bool(side and owner is not None and owner.match(text, side.end()))
 
+    def _dated(self, number: int) -> bool:
+        """Is sentence `number` dated to the first published run ("去年 8 月测的三款模型都是…")?
+        What it says of the models is that run's, not a new one's."""
+        dated = self.subject.first_published
+        return dated is not None and bool(dated.search(self.analysed[number][0].text))
+
     def _says_full(self, cues: re.Pattern, number: int) -> bool:
         text = self.analysed[number][0].text
         return any(self.asserted(number, m.start(), m.end()) is None for m in cues.finditer(text))
@@ -236,11 +242,16 @@ class PartyReading:
 
     def _retold(self, number: int, clause, at: int) -> bool:
         """Is the run at `at` the first published one retold: dated to it in its clause ("posted
-        per-watt figures against GB200 in August"), or after "repeated the figures"?"""
+        per-watt figures against GB200 in August", "August's A0 runs", "8 月测的三个模型"), or
+        after "repeated the figures"?"""
         text = self.analysed[number][0].text
         dated = self.subject.first_published
-        if dated is not None and dated.search(text, at, clause.end):
-            return True
+        if (
+            dated is not None
+            and not RERUN.match(text, at)
+            and dated.search(text, clause.start, clause.end)
+        ):
+            return True  # (not "复现了 OpenAI 8 月公布的全部测试": a new run of the first one)
         return bool(RETOLD.search(text, 0, at))
 
     def _dropped_subject(self, number: int, clause, at: int) -> bool:
