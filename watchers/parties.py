@@ -191,11 +191,14 @@ class PartyReading:
         owner = self.subject.owner
         return bool(side and owner is not None and owner.match(text, side.end()))
 
-    def _dated(self, number: int) -> bool:
-        """Is sentence `number` dated to the first published run ("去年 8 月测的三款模型都是…")?
-        What it says of the models is that run's, not a new one's."""
+    def _dated(self, number: int, start: int = 0, end: int | None = None) -> bool:
+        """Is sentence `number` (its stretch from `start` to `end`) dated to the first published
+        run ("去年 8 月测的三款模型都是…")? What it says is that run's, not a new one's."""
         dated = self.subject.first_published
-        return dated is not None and bool(dated.search(self.analysed[number][0].text))
+        text = self.analysed[number][0].text
+        return dated is not None and bool(
+            dated.search(text, start, len(text) if end is None else end)
+        )
 
     def _says_full(self, cues: re.Pattern, number: int) -> bool:
         text = self.analysed[number][0].text
@@ -245,12 +248,7 @@ class PartyReading:
         per-watt figures against GB200 in August", "August's A0 runs", "8 月测的三个模型"), or
         after "repeated the figures"?"""
         text = self.analysed[number][0].text
-        dated = self.subject.first_published
-        if (
-            dated is not None
-            and not RERUN.match(text, at)
-            and dated.search(text, clause.start, clause.end)
-        ):
+        if not RERUN.match(text, at) and self._dated(number, clause.start, clause.end):
             return True  # (not "复现了 OpenAI 8 月公布的全部测试": a new run of the first one)
         return bool(RETOLD.search(text, 0, at))
 
