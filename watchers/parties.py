@@ -332,6 +332,11 @@ class PartyReading:
             return ""  # a party of its own is named: it is not the one before
         if A_KIND_OF.search(text, 0, at):
             return ""  # "A 32k-input run answers a different question": a kind of run, no one's
+        if self._owners_run(text, at):
+            # "OpenAI's Jalapeño has published figures only on its own runs", "…reaches 1,780
+            # in OpenAI's lab": the owner's, new or not
+            new = self.rules.new_run.search(text) or self._beyond_claims(text)
+            return "owner" if new else ""
         kinds: set[str] = set()
         for earlier in range(number - 1, max(-1, number - 4), -1):  # the nearest that names one
             kinds = {
@@ -353,6 +358,33 @@ class PartyReading:
         if kinds == {"owner"} and (self.rules.new_run.search(text) or self._beyond_claims(text)):
             return "owner"
         return ""
+
+    def _owners_run(self, text: str, at: int) -> bool:
+        """Is the run at `at` said to be the subject's own ("all of Jalapeño's runs", "Jalapeño
+        has published figures only on its own runs") or done at the owner's ("reaches 1,780 … in
+        OpenAI's lab")? A party from the sentences before does not carry over to it."""
+        names = self.subject.names
+        if names is not None and any(
+            SUBJECTS_OWN.fullmatch(text, m.end(), at) for m in names.finditer(text, 0, at)
+        ):
+            return True  # "on all of Jalapeño's runs": the subject's runs are its owner's
+        clause_end = self._clause_end(text, at)
+        if (
+            names is not None
+            and ITS_OWN_RUNS.search(text, at, clause_end)
+            and names.search(text, 0, at)
+        ):
+            return True  # "Jalapeño … has published figures only on its own runs"
+        owner = self.subject.owner
+        return owner is not None and any(
+            OWNER_AS_PLACE.search(text, max(0, m.start() - 12), m.start())
+            for m in owner.finditer(text, at, clause_end)
+        )
+
+    @staticmethod
+    def _clause_end(text: str, at: int) -> int:
+        stop = CLAUSE_STOP.search(text, at)
+        return stop.start() if stop else len(text)
 
     def _on_topic(self, number: int) -> bool:
         """A sentence about the subject's benchmarks: it names the subject, a tracked model or a
@@ -971,7 +1003,10 @@ NOT_THIRD_PARTY = re.compile(
 # a measuring word that names a kind of party: "测试机构", "benchmarking house"
 PARTY_NOUN = re.compile(
     r"\s*(?:机构|中心|团队|公司|厂商|部门|平台|人员|工程师|设备|仪器)"
-    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?"
+    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?|teams?"
+    r"|consultanc(?:y|ies)|practices?|agenc(?:y|ies)|start-?ups?|services?|business(?:es)?"
+    # or people: "greeted with relief by benchmarking people", "the testing community"
+    r"|people|folks|community|crowd|world|circles?|types|press|experts?|nerds|enthusiasts|scene"
     # or a thing: "power measuring equipment"
     r"|equipment|gear|instruments?|rigs?|setups?|devices?|tools?|kit)\b",
     re.I,
@@ -1186,6 +1221,15 @@ FIRM_NOT = {
 
 
 # where a run took place, said after it: "running Jalapeño in its own lab"
+# the owner as where a run was done: "in OpenAI's lab", "at OpenAI", "在 OpenAI 的实验室"
+OWNER_AS_PLACE = re.compile(r"\b(?:in|at|inside|within)\s+(?:the\s+)?$|在\s*$", re.I)
+ITS_OWN_RUNS = re.compile(
+    r"\b(?:its|their) own (?:[\w-]+\s+){0,2}?(?:runs?|tests?|benchmarks?|measurements?|numbers|data)\b"
+    r"|(?:自家|自己的)(?:测试|实测|跑分|数据)",
+    re.I,
+)
+SUBJECTS_OWN = re.compile(r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}|\s*的\s*", re.I)
+CLAUSE_STOP = re.compile(r"[;；。]|[,，]\s*(?:but|while|whereas|and)\b|[,，]\s*(?:但|而)")
 OUR_PLACE = re.compile(r"(?:at|in|on) our\b|在我们", re.I)
 OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 

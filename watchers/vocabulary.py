@@ -426,7 +426,8 @@ def rules(paths: tuple[str, ...] = ()) -> Rules:
         else:
             subject.id = key
             subjects[key] = subject
-    generic = tomllib.loads(CUES.read_text(encoding="utf-8"))["measurement"]
+    data = tomllib.loads(CUES.read_text(encoding="utf-8"))
+    generic = _with_words(data["measurement"], data.get("words", {}), "cues.toml")
     return Rules(
         subjects=tuple(subjects.values()),
         independent=_any(generic["independent"], "cues.toml: measurement.independent"),
