@@ -235,8 +235,9 @@ class PartyReading:
             )
             if not found and number in self.turns and self._dropped_subject(number, clause, at):
                 found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
-            if not found and RERUN.match(text, at):
+            if not found and RERUN.match(text, at) and not A_KIND_OF.search(text, 0, at):
                 found = "someone"  # "复测", "re-tested": a new run, by a party not named
+                # (not "An audit checks the books; a re-test checks the claim": a kind of run)
             if found == "independent" and NOT_THIRD_PARTY.search(text):
                 found = "owner"  # "还是他们自己测的，不是第三方": the owner's own, said so
             if found:
@@ -1020,7 +1021,8 @@ ITS_PARTS = re.compile(
 # a review of the owner's records, not a run: "we re-ran OpenAI's logs", "基于 OpenAI 公布的日志重算"
 LOG_REVIEW = re.compile(
     r"\b(?:re-?ran|re-?run|re-?comput\w+|recalculat\w+|re-?did|redo(?:ing)?|re-?analy[sz]\w+"
-    r"|arithmetic on|audit\w*)\s+(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
+    r"|arithmetic on|audit\w*|given|handed|received|shown|got|had access to)\s+"
+    r"(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
     r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志|日志(?:的)?(?:复算|重算|推算|重新计算)",
     re.I,
 )
