@@ -44,7 +44,9 @@ PER_KW = (
     r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
 )
 PER_MW = (
-    r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦)"
+    r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦"
+    # "81.2 million tokens per second through a megawatt's worth of accelerators"
+    r"|\s*(?:through|from|out of|on)\s+(?:a|one|each|every)\s+megawatt(?:['’]s)?(?:\s+worth)?\b)"
 )
 PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
@@ -218,7 +220,8 @@ def heading_unit(heading: str) -> tuple[str, float] | None:
 
 def _denominator_before(sentence: str, match: re.Match, end: int):
     """Tokens per second with its denominator said before the number, or none at all."""
-    lead = sentence[max(0, match.start() - 40) : match.start()]
+    lead = sentence[max(0, match.start() - 64) : match.start()]
+    lead = lead[max(lead.rfind(";"), lead.rfind("；"), lead.rfind("。")) + 1 :]
     found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(lead)]
     if not found:
         return "throughput", 1.0, end
