@@ -377,6 +377,10 @@ class PartyReading:
         ):
             return True  # "Jalapeño … has published figures only on its own runs"
         owner = self.subject.owner
+        if owner is not None and any(
+            SUBJECTS_OWN.fullmatch(text, m.end(), at) for m in owner.finditer(text, 0, at)
+        ):
+            return True  # "in OpenAI's own August run"
         return owner is not None and any(
             OWNER_AS_PLACE.search(text, max(0, m.start() - 12), m.start())
             for m in owner.finditer(text, at, clause_end)
@@ -753,7 +757,7 @@ class PartyReading:
         device or a model, nor a name a party word already covers."""
         spots = [
             (m.start("name"), m.group("name"))
-            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER)
+            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER, OWN_RUNNER)
             for m in pattern.finditer(text)
         ]
         if self.firms is not None:
@@ -1143,6 +1147,13 @@ SAID_RUNNER = re.compile(
     r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
     r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
+)
+
+
+# a name whose own runs or hardware it was: "from SemiAnalysis's own runs", "the firm's own systems"
+OWN_RUNNER = re.compile(
+    rf"(?P<name>{firm_name(0)})(?:'s|’s)\s+own\s+(?:[\w-]+\s+){{0,2}}?"
+    r"(?:runs?|tests?|measurements?|benchmarks?|systems?|hardware|boards?|racks?|lab)\b"
 )
 
 
