@@ -534,10 +534,22 @@ class PartyReading:
                 or (
                     RAN_VERB.search(masked, at, at + 24) and self._beyond_claims(sentence, ran=True)
                 )
+                # "公司称这是内部团队…的实测", after "在最新一期简报中更新了…": the story's new run
+                or (number and self._new_in_story(number))
             )
             # the owner named as the doer of a run it already published: no one else's run
             return "owner" if new else (KNOWN_RUN if after and passive else "")
         return agent or ""
+
+    def _new_in_story(self, number: int) -> bool:
+        """Does the sentence before, in the same story, say the run is new ("由 1.23 万提升至
+        1.41 万", "refreshed")?"""
+        before = number - 1
+        return (
+            before > 0
+            and self.sections[before] == self.sections[number]
+            and bool(self.rules.new_run.search(self.analysed[before].sentence.text))
+        )
 
     def _parties(self, sentence: str, number: int | None = None) -> list[tuple[int, str]]:
         """Where the sentence names a party, and whether it is the owner or independent. A bare
@@ -553,7 +565,9 @@ class PartyReading:
             return found
         out = []
         for at, kind in found:
-            if kind == "independent" and _bare(sentence, at):
+            if kind == "independent" and IN_HOUSE.search(sentence, max(0, at - 8), at + 2):
+                kind = "owner"  # "测试由内部团队完成", "run by the in-house team": the owner's own
+            elif kind == "independent" and _bare(sentence, at):
                 kind = self._antecedent(number, at, found)
             elif kind == "owner" and self._firm_before(sentence, at, found):
                 kind = "independent"  # "Corvane Cloud's blog says the company measured…"
@@ -964,6 +978,8 @@ LEFT_OUT_BEFORE = re.compile(
     # "they don't have a Jalapeño", "we do not have access to Jalapeño hardware", "没有拿到"
     r"|\b(?:don't|do not|doesn't|does not|didn't|did not|never)\s+(?:have|had|get|got)\s+"
     r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$"
+    # "The authors had no access to Jalapeño hardware"
+    r"|\b(?:had|have|has|got|get)\s+no\s+(?:\w+\s+)?access\s+to\s+(?:the\s+|any\s+)?$"
     r"|(?:手上|手里|手头|手中)(?:根本|并|也)?(?:没有|没)\s*$",
     re.I,
 )
@@ -991,7 +1007,9 @@ ONE_MODEL = re.compile(
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
-    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$",
+    r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
+    # production, not a run: "B0 wafers are running in HVM", "lines running at full rate"
+    r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$",
     re.I,
 )
 # bring-up before a run: "booting and running models", "booting on the first day and running a
@@ -1291,6 +1309,11 @@ BARE_BEFORE = re.compile(
 
 
 # a party word's own possessive, pointing back at the sentence's owner: "its own lab", "自家实验室"
+# a team of the house, said without naming it: "测试由内部团队完成", "by its in-house engineers"
+IN_HOUSE = re.compile(
+    r"(?:内部|自家)(?=团队|人员|工程师|实验室)|\b(?:in-house|internal)\s+(?=team|engineers|staff|lab)",
+    re.I,
+)
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 COMPANY_WORD = re.compile(
