@@ -771,7 +771,7 @@ class PartyReading:
         device or a model, nor a name a party word already covers."""
         spots = [
             (m.start("name"), m.group("name"))
-            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER, OWN_RUNNER)
+            for pattern in (NAMED_RUNNER, SAID_RUNNER, BY_RUNNER, OWN_RUNNER, HEADLINE_SOURCE)
             for m in pattern.finditer(text)
         ]
         if self.firms is not None:
@@ -1116,6 +1116,8 @@ NAMED_RUNNER = re.compile(
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     rf"(?P<name>{firm_name(1)})"
     r"(?:,\s+(?:which|who)\s+[^,;.]{1,80},)?"  # "Larkfield Testing, which received a node,"
+    # a headline's first deed, then the run: "SemiAnalysis gets its own Jalapeño boards, measures …"
+    r"(?:\s+(?:gets|got|receives|received|secures|secured|obtains|obtained|takes|took)\s+[^,;.]{1,60},)?"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
     r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run"
@@ -1165,6 +1167,14 @@ SAID_RUNNER = re.compile(
     r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
     r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
+)
+
+
+# a headline's source before its colon: "Tessaract Labs: Jalapeño drew 590 W sustained"
+# (a testing firm by its kind, not any capitalised word: "Explainer:", "Update:", "Nvidia:")
+HEADLINE_SOURCE = re.compile(
+    r"^\W*(?P<name>(?-i:(?:[A-Z][\w&'’-]+[ \t]+){1,3}(?:Research|Instruments|Analytics|Benchmarks"
+    r"|Benchmarking|Testing|Labs?|Laboratory|Compute|Computing|Institute|University)))\s*[:：]\s"
 )
 
 
@@ -1350,7 +1360,7 @@ DEVICE_WORDS = re.compile(
 
 PAIR_COMPARED = re.compile(
     r"\b(?:than|vs\.?|versus|against|ahead of|outperform\w*|beat|beats|edged out|level with)\b"
-    r"|比|领先|落后|对比|相比|持平|打平",
+    r"|比|领先|落后|对比|相比|持平|打平|反超|超过|胜过|不敌|输给|压过",
     re.I,
 )
 
