@@ -1008,6 +1008,8 @@ ONE_MODEL = re.compile(
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
+    # a yield reaches a level, nothing is run: "B0 目前的良率已达到 78%", "yields reached 70%"
+    r"|(?:良率|良品率|\byields?\b)[^，,。；;]{0,8}$"
     # production, not a run: "B0 wafers are running in HVM", "lines running at full rate"
     r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$",
     re.I,
@@ -1353,7 +1355,9 @@ PAIR_JOIN = re.compile(
 # a device's published words, not the device: "Jalapeño's claims", "GB300's figures"
 DEVICE_WORDS = re.compile(
     r"(?:'s|’s)\s+(?:(?:official|published|own)\s+)?(?:claims?|figures?|numbers?|results?|data|headline)\b"
-    r"|\s*的\s*(?:官方|公布的?)?(?:数字|数据|成绩|结果|说法|宣称)",
+    r"|\s*的\s*(?:官方|公布的?)?(?:数字|数据|成绩|结果|说法|宣称)"
+    # "仍落后 Jalapeño 官方数字", "behind Jalapeño official figures"
+    r"|\s*(?:官方|自报|公布的?)(?:的)?(?:数字|数据|成绩|结果)|\s+(?:official|published)\s+(?:figures?|numbers?|results?)\b",
     re.I,
 )
 
