@@ -887,7 +887,9 @@ def _matches(patterns, part: str, terms):
         yield [(match.start(), match.end()) for match in found]
 
 
-ASIDE = re.compile(r"\s*(?:the|a|an|its|their)\s", re.I)  # an appositive: ", the second stepping,"
+# an appositive (", the second stepping,") or a relative clause between commas (", which it had
+# targeted for the second half of 2026,")
+ASIDE = re.compile(r"\s*(?:the|a|an|its|their|which|who)\s", re.I)
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
