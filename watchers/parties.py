@@ -1266,6 +1266,9 @@ FIRM_NOT = {
 
 
 # where a run took place, said after it: "running Jalapeño in its own lab"
+OUR_PLACE = re.compile(r"(?:at|in|on) our\b|在我们", re.I)
+OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
+
 # the owner as where a run was done: "in OpenAI's lab", "at OpenAI", "在 OpenAI 的实验室"
 OWNER_AS_PLACE = re.compile(r"\b(?:in|at|inside|within)\s+(?:the\s+)?$|在\s*$", re.I)
 ITS_OWN_RUNS = re.compile(
@@ -1275,8 +1278,6 @@ ITS_OWN_RUNS = re.compile(
 )
 SUBJECTS_OWN = re.compile(r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}|\s*的\s*", re.I)
 CLAUSE_STOP = re.compile(r"[;；。]|[,，]\s*(?:but|while|whereas|and)\b|[,，]\s*(?:但|而)")
-OUR_PLACE = re.compile(r"(?:at|in|on) our\b|在我们", re.I)
-OWN_PLACE = re.compile(r"\b(?:in|at|on) (?:its|their) own\s+$", re.I)
 
 
 # the owner inside what 把 or 将 marks as the object: "把 OpenAI 的方法复刻了一遍"
