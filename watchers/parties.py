@@ -362,28 +362,23 @@ class PartyReading:
 
     def _owners_run(self, text: str, at: int) -> bool:
         """Is the run at `at` said to be the subject's own ("all of Jalapeño's runs", "Jalapeño
-        has published figures only on its own runs") or done at the owner's ("reaches 1,780 … in
-        OpenAI's lab")? A party from the sentences before does not carry over to it."""
-        names = self.subject.names
-        if names is not None and any(
-            SUBJECTS_OWN.fullmatch(text, m.end(), at) for m in names.finditer(text, 0, at)
+        has published figures only on its own runs", "OpenAI's own August run") or done at the
+        owner's ("reaches 1,780 … in OpenAI's lab")? A party from the sentences before does not
+        carry over to it."""
+        names, owner = self.subject.names, self.subject.owner
+        possessors = [p for p in (names, owner) if p is not None]
+        if any(
+            SUBJECTS_OWN.fullmatch(text, m.end(), at)
+            for possessor in possessors
+            for m in possessor.finditer(text, 0, at)
         ):
-            return True  # "on all of Jalapeño's runs": the subject's runs are its owner's
-        clause_end = self._clause_end(text, at)
-        if (
-            names is not None
-            and ITS_OWN_RUNS.search(text, at, clause_end)
-            and names.search(text, 0, at)
-        ):
+            return True  # "on all of Jalapeño's runs", "in OpenAI's own August run"
+        end = self._clause_end(text, at)
+        if names is not None and ITS_OWN_RUNS.search(text, at, end) and names.search(text, 0, at):
             return True  # "Jalapeño … has published figures only on its own runs"
-        owner = self.subject.owner
-        if owner is not None and any(
-            SUBJECTS_OWN.fullmatch(text, m.end(), at) for m in owner.finditer(text, 0, at)
-        ):
-            return True  # "in OpenAI's own August run"
         return owner is not None and any(
             OWNER_AS_PLACE.search(text, max(0, m.start() - 12), m.start())
-            for m in owner.finditer(text, at, clause_end)
+            for m in owner.finditer(text, at, end)
         )
 
     @staticmethod
