@@ -240,21 +240,28 @@ HEADING_LENGTH = 60  # characters: a longer line without a sentence's end is a s
 LIST_START = re.compile(r"[-•*·▶►👉|]|\(?\d{1,2}[.):]")
 
 
-def under_headings(split: list[Sentence], table: Cues | None = None) -> list[frozenset[str]]:
+def under_headings(
+    split: list[Sentence], table: Cues | None = None, text: str = ""
+) -> list[frozenset[str]]:
     """For each sentence, the categories the lead line of the list it sits in gives it: a line
     ending in a colon whose own end is, say, a plan ("laid out its targets:") makes every list
-    line under it a plan, up to the first line that ends like a sentence. A heading on a line of
-    its own ("风险提示", "What we're watching") gives its categories to its section, up to the
-    next heading."""
+    line under it a plan (`text`, the item's text, tells which sentences share a list line), up
+    to the first line after them that ends like a sentence. A heading on a line of its own
+    ("风险提示", "What we're watching") gives its categories to its section, up to the next
+    heading."""
     out: list[frozenset[str]] = []
     passed: frozenset[str] = frozenset()
     section = False  # `passed` comes from a heading, not a list's lead line
+    listed = False  # the sentence stands in a list's line
     for number, sentence in enumerate(split):
         out.append(passed)
-        text = sentence.text.rstrip()
-        if text.endswith((":", "：")):
+        said = sentence.text.rstrip()
+        listed = bool(LIST_START.match(said.lstrip())) or (
+            listed and bool(text) and not _starts_line(text, sentence.start)
+        )
+        if said.endswith((":", "：")):
             found = scopes(sentence, table)
-            end = len(text) - 1
+            end = len(said) - 1
             passed = frozenset(
                 scope.category
                 for scope in found
@@ -265,9 +272,13 @@ def under_headings(split: list[Sentence], table: Cues | None = None) -> list[fro
             found = scopes(sentence, table)
             passed = frozenset(s.category for s in found if s.category in SECTION_PASSES)
             section = True
-        elif text.endswith(SENTENCE_MARK) and not section:
+        elif said.endswith(SENTENCE_MARK) and not section and not listed:
             passed = frozenset()
     return out
+
+
+def _starts_line(text: str, start: int) -> bool:
+    return text[:start].rstrip(" \t").endswith("\n") or not text[:start].strip()
 
 
 def heading_line(sentence: Sentence) -> bool:

@@ -141,7 +141,7 @@ def extract_item(
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (
-        under_headings(split)
+        under_headings(split, text=text)
         if ":" in text or "：" in text or "\n" in text
         else [frozenset()] * len(split)
     )
