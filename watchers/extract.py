@@ -984,7 +984,7 @@ EARLIER_ARTICLE = re.compile(
     r"(?:(?:also|originally|previously|wrongly|incorrectly|mistakenly|erroneously)\s+)?"
     r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
     r"|(?:原文|原报道|此前报道|早前报道|该文|前文|一文|推文|文章|报道|稿件|快讯)(?:中)?(?:称|说|写道|提到)"
-    r"|关于\s*[“\"][^”\"]{1,60}[”\"]\s*的(?:报道|文章|消息|稿件)",
+    r"|关于\s*[“\"《][^”\"》]{1,60}[”\"》]\s*(?:的|一)(?:报道|文章|文|消息|稿件)",
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
