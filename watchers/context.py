@@ -232,12 +232,15 @@ def _found(text: str, listed: list[tuple[str, Alternatives]]) -> frozenset[str]:
 HEADING_PASSES = frozenset(
     {"future", "hypothetical", "watchlist", "question", "rumour", "estimate"}
 )
+# what a sentence ending like one passes on to a list right under it ("here is what we are still
+# waiting for, in order." then "1. …"); a hedge in it ("Paraphrased unless in quotes.") is its own
+LIST_LEAD_PASSES = frozenset({"watchlist"})
 # what a heading passes on to its section: a list of risks, of things to watch, of rumours (a
 # heading put as a question, "发生了什么", "How fast is it?", introduces its answer)
 SECTION_PASSES = frozenset({"watchlist", "hypothetical", "rumour"})
 SENTENCE_MARK = (".", "。", "!", "?", "！", "？")
 HEADING_LENGTH = 60  # characters: a longer line without a sentence's end is a sentence cut short
-LIST_START = re.compile(r"[-•*·▶►👉|]|\(?\d{1,2}[.):]")
+LIST_START = re.compile(r"[-•*·▶►👉|]|[(（]?\d{1,2}(?:[.:](?!\d)|[)）])")  # not "5:01 PM"
 
 
 def under_headings(
@@ -259,13 +262,18 @@ def under_headings(
         listed = bool(LIST_START.match(said.lstrip())) or (
             listed and bool(text) and not _starts_line(text, sentence.start)
         )
-        if said.endswith((":", "：")):
+        colon = said.endswith((":", "："))
+        if colon or (
+            said.endswith(SENTENCE_MARK) and not listed and _leads_list(split, number, text)
+        ):
             found = scopes(sentence, table)
             end = len(said) - 1
             passed = frozenset(
                 scope.category
                 for scope in found
-                if scope.start < end and end - 1 < scope.end and scope.category in HEADING_PASSES
+                if scope.start < end
+                and end - 1 < scope.end
+                and scope.category in (HEADING_PASSES if colon else LIST_LEAD_PASSES)
             )
             section = False
         elif number and heading_line(sentence):
@@ -275,6 +283,17 @@ def under_headings(
         elif said.endswith(SENTENCE_MARK) and not section and not listed:
             passed = frozenset()
     return out
+
+
+def _leads_list(split: list[Sentence], number: int, text: str) -> bool:
+    """Does a list start on the line after this sentence ("here is what we are still waiting
+    for, in the order we think it matters." then "1. …")?"""
+    after = split[number + 1] if text and number + 1 < len(split) else None
+    return (
+        after is not None
+        and bool(LIST_START.match(after.text.lstrip()))
+        and _starts_line(text, after.start)
+    )
 
 
 def _starts_line(text: str, start: int) -> bool:
