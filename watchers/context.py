@@ -16,6 +16,8 @@ from watchers.text import Sentence
 CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
 CELL_END = re.compile(r"[;；]")
+COMMA = re.compile(r"[,，]")
+RELATIVE_OPEN = re.compile(r"[,，]\s*(?:which|who|whose)\b", re.I)
 # the categories that take a stretch out of plain assertion: not a fact at all, or a plan
 NOT_FACT = frozenset(
     {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic", "quoted"}
@@ -130,7 +132,7 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
     """What a cue found in its piece (span or clause) takes out, by its direction."""
     start, end = match.start(), min(match.end(), piece.end)
     if direction == "forward":
-        return Scope(start, _bracket_end(text, start, piece.end), category)
+        return Scope(start, _aside_end(text, start, _bracket_end(text, start, piece.end)), category)
     if direction == "short":  # to the next comma, not past "、"
         stop = SHORT_END.search(text, end, piece.end)
         return Scope(
@@ -144,6 +146,16 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         stop = CELL_END.search(text, end)
         return Scope(start, stop.start() if stop else len(text), category)
     return Scope(piece.start, piece.end, category)
+
+
+def _aside_end(text: str, start: int, end: int) -> int:
+    """A cue inside a relative clause between commas reaches its closing comma at most: "Tessellate
+    Labs, which takes no vendor money, has run the full suite" negates the money, not the run."""
+    opened = max(RELATIVE_OPEN.finditer(text, 0, start), key=lambda m: m.start(), default=None)
+    if opened is None or COMMA.search(text, opened.end(), start):
+        return end
+    close = COMMA.search(text, start, end)
+    return close.start() if close else end
 
 
 def _bracket_end(text: str, start: int, end: int) -> int:
