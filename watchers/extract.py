@@ -165,6 +165,12 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         found[slot] = candidate
         return
     if held.mismatch and not candidate.mismatch:
+        if not _same_figure(held, candidate):
+            found[slot] = candidate
+        return
+    if candidate.mismatch and _same_figure(held, candidate):
+        # the same figure said again with its conditions ("1,318 tokens/s per user" in the
+        # headline, then "at 1k input and 8k output"): they are the figure's
         found[slot] = candidate
         return
     if (
@@ -183,6 +189,15 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         and ladder.index(candidate.value) > ladder.index(held.value)
     ):
         found[slot] = candidate
+
+
+def _same_figure(a: Candidate, b: Candidate) -> bool:
+    return (
+        a.signal == b.signal == "figures"
+        and isinstance(a.value, int | float)
+        and isinstance(b.value, int | float)
+        and a.value == b.value
+    )
 
 
 QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply

@@ -682,7 +682,7 @@ WINDOW_BEFORE, WINDOW_AFTER = 70, 40
 WORKLOAD = [
     (
         re.compile(
-            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:input|in|prompt|输入)s?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
+            r"(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:input|in|prompt|输入)s?(?:\s+tokens?)?\W{0,4}(?:and\s+|/\s*|,\s*|、)?"
             r"(?P<o>\d+(?:\.\d+)?)\s*k\s*(?:-?\s*tokens?)?(?:\s+of)?[\s-]*(?:output|out|输出)",
             re.I,
         ),

@@ -216,6 +216,8 @@ class PartyReading:
                 break
             if self.asserted(number, at) is not None or not self._measures_subject(number, at):
                 continue
+            if self._denied_within(number, verb):
+                continue  # "此次发布不包含新的测试结果": the phrase itself says there is none
             if self._retold(number, clause, at):
                 continue  # "Jalapeño, which posted … figures in August": the baseline retold
             if number and THE_BEFORE.search(text, 0, at) and self._spot_checks(number - 1) is None:
@@ -243,6 +245,12 @@ class PartyReading:
             if found:
                 return found, at
         return "", -1
+
+    def _denied_within(self, number: int, verb: re.Match) -> bool:
+        """Is a negation inside a measuring phrase that spans words ("发布不包含…结果")?"""
+        return verb.end() - verb.start() > 4 and "negated" in statuses(
+            self.analysed[number].scopes, verb.start() + 1, verb.end()
+        )
 
     def _retold(self, number: int, clause, at: int) -> bool:
         """Is the run at `at` the first published one retold: dated to it in its clause ("posted
