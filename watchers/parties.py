@@ -970,7 +970,10 @@ OWNERS_WORK = re.compile(
 )
 
 
-OWNERS_FIGURE = re.compile(r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥]")
+# (not a day: "OpenAI 5月29日在博客公布"; "OpenAI 8 月公布的" is the owner's August figure)
+OWNERS_FIGURE = re.compile(
+    r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥](?!\d?\s*月\s*\d{1,2}\s*(?:日|号))"
+)
 
 
 # the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
@@ -1052,6 +1055,8 @@ LOG_REVIEW = re.compile(
     r"\b(?:re-?ran|re-?run|re-?comput\w+|recalculat\w+|re-?did|redo(?:ing)?|re-?analy[sz]\w+"
     r"|arithmetic on|audit\w*|given|handed|received|shown|got|had access to)\s+"
     r"(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
+    r"|\bfrom\s+(?:[\w'’-]+\s+){0,2}(?:own\s+)?(?:logs|log files|power-meter traces)\b"
+    r"|\b(?:re-?comput\w+|recalculat\w+)\s+from\s+(?:th\w+\s+)?(?:files|logs|traces|records)\b"
     r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志|日志(?:的)?(?:复算|重算|推算|重新计算)",
     re.I,
 )
