@@ -42,7 +42,7 @@ from watchers.figures import (
     only_hedged,
 )
 from watchers.needles import present as needles_in
-from watchers.parties import ONE_MODEL, SPEAKER, PartyReading
+from watchers.parties import ONE_MODEL, SPEAKER, STAFF_BEFORE, PartyReading
 from watchers.quantities import bare_numbers, quantities
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -360,6 +360,7 @@ class Reading(PartyReading, FigureReading):
                 )
                 # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
                 or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
+                or bool(STAFF_BEFORE.search(self.text, max(0, m.start() - 40), m.start()))
                 # a repost's segment by the owner's own account: "//@OpenAI: We've published …"
                 or (
                     self.text[max(0, m.start() - 3) : m.start()].endswith("@")

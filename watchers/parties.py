@@ -764,8 +764,18 @@ class PartyReading:
                 if mark:
                     said = f"{mark['name'].replace('_', ' ')} {mark['flair'] or ''}"
                     author = "owner" if self.subject.owner.search(said) else "independent"
+                if author == "independent" and self._staff_says(read.sentence.text):
+                    author = "owner"  # the post's writer says they work for the owner
                 self._authors[read.sentence.text] = author
         return self._authors.get(sentence, "")
+
+    def _staff_says(self, text: str) -> bool:
+        """Does the writer say they are the owner's staff ("I'm on OpenAI's inference kernels
+        team", "I run data-center ops for OpenAI's Abilene site", "我在 OpenAI 做编译器")?"""
+        return any(
+            STAFF_BEFORE.search(text, max(0, m.start() - 40), m.start())
+            for m in self.subject.owner.finditer(text)
+        )
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
@@ -1078,6 +1088,13 @@ LEFT_OUT_AFTER = re.compile(
 
 
 LOCATIVE = re.compile(r"(?:在|于)(?:其|自己的?|自家的?|自有的?)?\s*$")
+# the writer as the owner's staff, said right before the owner's name
+STAFF_BEFORE = re.compile(
+    r"(?:\b(?:i'm|i am|i work|i've worked|i have worked)\s+(?:\w+\s+){0,2}?(?:on|at|in|with|for)"
+    r"|\bi\s+(?:run|lead|manage|head)\s+(?:[\w-]+\s+){1,3}(?:for|at)"
+    r"|我(?:现在|目前)?(?:就)?在)\s*(?:the\s+)?$",
+    re.I,
+)
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 
 
