@@ -59,7 +59,7 @@ class FigureReading:
         nearest before it holds ("B0 上的首个结果：812 tokens/s，A0 在 8 月是 694")."""
         stated: dict = {}
         for pattern, kind in WORKLOAD:
-            match = pattern.search(text)
+            match = next((m for m in pattern.finditer(text) if not _comparands(text, m)), None)
             if match and self._done(number, match.start()):
                 scale = 1 if kind.endswith("tokens") else 1024
                 stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
@@ -760,6 +760,27 @@ WORKLOAD = [
         "i",
     ),
 ]
+
+
+# a workload said of the figures another is set against: "与 8k/1k 口径下的官方成绩不可直接比较",
+# "unlike OpenAI's 8k/1k figures"
+COMPARAND_BEFORE = re.compile(
+    r"(?:与|和|跟|同|\bunlike|\bthan|\bversus|\bvs\.?|\bcompared (?:with|to))\s*"
+    r"(?:the\s+|openai(?:'s|’s)\s+|官方(?:的)?)?$",
+    re.I,
+)
+OFFICIAL_AFTER = re.compile(
+    r"\s*(?:单轮)?\s*(?:口径|负载|设置)?\s*(?:下|上)?\s*的?\s*(?:官方|openai|原始|发布会)"
+    r"|\s+(?:figures|numbers|results)\b",
+    re.I,
+)
+
+
+def _comparands(text: str, match: re.Match) -> bool:
+    return bool(
+        COMPARAND_BEFORE.search(text, max(0, match.start() - 24), match.start())
+        and OFFICIAL_AFTER.match(text, match.end())
+    )
 
 
 WORKLOAD_KINDS = [
