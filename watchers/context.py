@@ -132,7 +132,8 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
     """What a cue found in its piece (span or clause) takes out, by its direction."""
     start, end = match.start(), min(match.end(), piece.end)
     if direction == "forward":
-        return Scope(start, _aside_end(text, start, _bracket_end(text, start, piece.end)), category)
+        end = _bracket_end(text, start, piece.end)
+        return Scope(start, _aside_end(text, piece.start, start, end), category)
     if direction == "short":  # to the next comma, not past "、"
         stop = SHORT_END.search(text, end, piece.end)
         return Scope(
@@ -148,10 +149,14 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
     return Scope(piece.start, piece.end, category)
 
 
-def _aside_end(text: str, start: int, end: int) -> int:
+def _aside_end(text: str, opens: int, start: int, end: int) -> int:
     """A cue inside a relative clause between commas reaches its closing comma at most: "Tessellate
     Labs, which takes no vendor money, has run the full suite" negates the money, not the run."""
-    opened = max(RELATIVE_OPEN.finditer(text, 0, start), key=lambda m: m.start(), default=None)
+    opened = max(
+        RELATIVE_OPEN.finditer(text, max(0, opens - 2), start),
+        key=lambda m: m.start(),
+        default=None,
+    )
     if opened is None or COMMA.search(text, opened.end(), start):
         return end
     close = COMMA.search(text, start, end)
@@ -309,7 +314,11 @@ def _leads_list(split: list[Sentence], number: int, text: str) -> bool:
 
 
 def _starts_line(text: str, start: int) -> bool:
-    return text[:start].rstrip(" \t").endswith("\n") or not text[:start].strip()
+    """Does only blank space stand between the line's start and `start`?"""
+    before = start - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    return before < 0 or text[before] in "\r\n"
 
 
 def heading_line(sentence: Sentence) -> bool:
