@@ -17,7 +17,7 @@ CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
 CELL_END = re.compile(r"[;；]")
 COMMA = re.compile(r"[,，]")
-RELATIVE_OPEN = re.compile(r"[,，]\s*(?:which|who|whose)\b", re.I)
+RELATIVE_OPEN = re.compile(r"[,，]\s*(?:which|who|whose|an?|the)\b", re.I)
 # the categories that take a stretch out of plain assertion: not a fact at all, or a plan
 NOT_FACT = frozenset(
     {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic", "quoted"}
@@ -150,8 +150,10 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
 
 
 def _aside_end(text: str, opens: int, start: int, end: int) -> int:
-    """A cue inside a relative clause between commas reaches its closing comma at most: "Tessellate
-    Labs, which takes no vendor money, has run the full suite" negates the money, not the run."""
+    """A cue inside a relative clause or an appositive between commas reaches its closing comma at
+    most: "Tessellate Labs, which takes no vendor money, has run the full suite" and "Halberd, an
+    independent test house that takes no money from OpenAI, says it has clocked" negate the money,
+    not the run."""
     opened = max(
         RELATIVE_OPEN.finditer(text, max(0, opens - 2), start),
         key=lambda m: m.start(),

@@ -618,6 +618,8 @@ class FigureReading:
         refs = self.index.find(self.subject.id, metric, model)
         if not refs:
             return []
+        ignored = next((m.ignores for m in self.subject.metrics if m.id == metric), ())
+        conditions = {k: v for k, v in conditions.items() if k not in ignored}
         verdicts = [(ref, _mismatch(ref.conditions, conditions)) for ref in refs]
         matching = [(ref, m) for ref, m in verdicts if not m]
         ref, mismatch = (matching or verdicts)[0]

@@ -85,6 +85,8 @@ class Metric:
     run: bool = False
     run_on: dict = field(default_factory=dict)
     most: float | None = None  # the largest value the metric can take (a yield: 100 %)
+    # conditions its figures do not depend on: a latency is the same on any power basis
+    ignores: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -343,6 +345,7 @@ def _subject(data: dict, where: str) -> Subject:
                 run=bool(spec.get("run", False)),
                 run_on=dict(spec["run"]) if isinstance(spec.get("run"), dict) else {},
                 most=float(spec["most"]) if "most" in spec else None,
+                ignores=tuple(spec.get("ignores", ())),
             )
         )
     for name, values in data.get("conditions", {}).items():
