@@ -1017,7 +1017,8 @@ SIDE_IS = re.compile(
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
 ONE_MODEL = re.compile(
     r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
-    r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?",
+    r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?"
+    r"|(?:仅|只)(?:测|跑|复测)了?\s*[^，,。；;]{1,16}?(?:一|1)\s*(?:个|款)模型",
     re.I,
 )
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
@@ -1444,7 +1445,9 @@ PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.
 RETOLD = re.compile(
     r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:that\s+)?"
     r"(?:the\s+|its\s+|their\s+|[\w-]+(?:'s|’s)\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
-    r"|(?:重申|复述|重复)了?[^，,。；;]{0,12}(?:数据|数字|结果|成绩)",
+    r"|(?:重申|复述|重复)了?[^，,。；;]{0,12}(?:数据|数字|结果|成绩)"
+    # an earlier run the story follows on from: "继本月初滑铁卢大学对 GPT-OSS 120B 的复测之后"
+    r"|继[^，,。；;]{1,40}$",
     re.I,
 )
 POSSESSED = re.compile(
