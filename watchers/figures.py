@@ -1010,8 +1010,13 @@ def _in_unit(quantity: Quantity, ref: ClaimRef):
     return round(quantity.value / unit[1], 6)
 
 
-def _nearest(pattern: re.Pattern, window: str, at: int) -> int | None:
-    distances = [min(abs(m.start() - at), abs(m.end() - at)) for m in pattern.finditer(window)]
+def _nearest(pattern: re.Pattern, window: str, at: int) -> tuple[int, int] | None:
+    """How near the pattern's nearest cue stands to `at`; of two as near, the longer is nearer
+    ("词间延迟" is a time between tokens before it is a "延迟")."""
+    distances = [
+        (min(abs(m.start() - at), abs(m.end() - at)), m.start() - m.end())
+        for m in pattern.finditer(window)
+    ]
     return min(distances) if distances else None
 
 
