@@ -157,8 +157,9 @@ def extract_item(
 
 
 def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
-    """One candidate per claim and key: a matching measurement beats evidence; a later step of a
-    ladder beats an earlier one; otherwise the first statement in the item stands."""
+    """One candidate per claim and key: a matching measurement beats evidence, unless it is the
+    same figure said again without the conditions it was given with; a later step of a ladder
+    beats an earlier one; otherwise the first statement in the item stands."""
     slot = (candidate.claim_id, candidate.key)
     held = found.get(slot)
     if held is None:
@@ -192,6 +193,7 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
 
 
 def _same_figure(a: Candidate, b: Candidate) -> bool:
+    """Are both the same figure read from the item (its headline's and its body's)?"""
     return (
         a.signal == b.signal == "figures"
         and isinstance(a.value, int | float)

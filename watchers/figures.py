@@ -779,6 +779,7 @@ OFFICIAL_AFTER = re.compile(
 
 
 def _comparands(text: str, match: re.Match) -> bool:
+    """Is the workload at `match` said of the figures the run is set against?"""
     return bool(
         COMPARAND_BEFORE.search(text, max(0, match.start() - 24), match.start())
         and OFFICIAL_AFTER.match(text, match.end())
