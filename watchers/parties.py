@@ -772,9 +772,14 @@ class PartyReading:
     def _staff_says(self, text: str) -> bool:
         """Does the writer say they are the owner's staff ("I'm on OpenAI's inference kernels
         team", "I run data-center ops for OpenAI's Abilene site", "我在 OpenAI 做编译器")?"""
-        return any(
+        owner = self.subject.owner
+        return owner is not None and any(
             STAFF_BEFORE.search(text, max(0, m.start() - 40), m.start())
-            for m in self.subject.owner.finditer(text)
+            or (
+                STAFF_AT.search(text, max(0, m.start() - 8), m.start())
+                and STAFF_WORK.match(text, m.end())
+            )
+            for m in owner.finditer(text)
         )
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -1092,10 +1097,12 @@ LOCATIVE = re.compile(r"(?:在|于)(?:其|自己的?|自家的?|自有的?)?\s*$
 # the writer as the owner's staff, said right before the owner's name
 STAFF_BEFORE = re.compile(
     r"(?:\b(?:i'm|i am|i work|i've worked|i have worked)\s+(?:\w+\s+){0,2}?(?:on|at|in|with|for)"
-    r"|\bi\s+(?:run|lead|manage|head)\s+(?:[\w-]+\s+){1,3}(?:for|at)"
-    r"|我(?:现在|目前)?(?:就)?在)\s*(?:the\s+)?$",
+    r"|\bi\s+(?:run|lead|manage|head)\s+(?:[\w-]+\s+){1,3}(?:for|at))\s*(?:the\s+)?$",
     re.I,
 )
+# "我在 OpenAI 做编译器": the place before the owner, the work after it
+STAFF_AT = re.compile(r"我(?:现在|目前)?(?:就)?在\s*$")
+STAFF_WORK = re.compile(r"\s*(?:做|工作|负责|上班|任职)")
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 
 
