@@ -278,7 +278,16 @@ def test_kills_lose_nothing_repeat_nothing_and_keep_the_limits(cluster_db, tmp_p
                 victim.send_signal(signal.SIGKILL)
                 victim.wait(10)
                 killed = time.monotonic()
-                standby = wait_for(lambda: active_scheduler(settings), 60, "a standby to lead")
+                # (the killed one's connection may hold its lock a moment longer: what is waited
+                # for is a leader that is not the victim)
+                standby = wait_for(
+                    lambda gone=victim.pid: (
+                        active_scheduler(settings) not in (None, gone)
+                        and active_scheduler(settings)
+                    ),
+                    60,
+                    "a standby to lead",
+                )
                 takeover = time.monotonic() - killed
                 assert standby != victim.pid
                 run.start("scheduler")  # a new standby
