@@ -694,7 +694,8 @@ WORKLOAD = [
     # the label before the number: "输入 1,000、输出 8,000 个 token", "输入1k输出8k"
     (
         re.compile(
-            r"输入\s*(?P<i>\d+(?:\.\d+)?)\s*k\s*[、,，/和]?\s*输出\s*(?P<o>\d+(?:\.\d+)?)\s*k", re.I
+            r"输入\s*(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:个\s*)?(?:tokens?)?\s*[、,，/和]?\s*输出\s*(?P<o>\d+(?:\.\d+)?)\s*k",
+            re.I,
         ),
         "io",
     ),
