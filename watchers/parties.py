@@ -903,11 +903,19 @@ def firm_pattern(words: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(parts))
 
 
+ORG_AFTER = re.compile(
+    r"\w+\s+(?-i:Consortium|Lab|Labs|Group|Institute|Center|Centre|Alliance|Partners|Association"
+    r"|Council|Collective|Initiative|Inc|LLC|Ltd|GmbH)\b"
+)
+
+
 def _in_name(text: str, at: int) -> bool:
     """Is the capitalised word at `at` part of a name ("Tallis Benchmarking", "Northvale
     Testing"), not a verb? Not in a headline whose words are all capitalised."""
     if not text[at : at + 1].isupper() or not NAME_WORD_BEFORE.search(text, 0, at):
         return False
+    if ORG_AFTER.match(text, at):
+        return True  # "Cascade Benchmarking Consortium", whatever else the line capitalises
     words = WORD.findall(text)
     return sum(w[0].isupper() for w in words) * 2 <= len(words)
 
