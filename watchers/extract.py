@@ -42,7 +42,7 @@ from watchers.figures import (
     only_hedged,
 )
 from watchers.needles import present as needles_in
-from watchers.parties import ONE_MODEL, SPEAKER, PartyReading
+from watchers.parties import ONE_MODEL, SPEAKER, PartyReading, staff_named
 from watchers.quantities import bare_numbers, quantities
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -362,6 +362,7 @@ class Reading(PartyReading, FigureReading):
                 )
                 # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
                 or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
+                or staff_named(self.text, m)  # "I'm on OpenAI's inference kernels team"
                 # a repost's segment by the owner's own account: "//@OpenAI: We've published …"
                 or (
                     self.text[max(0, m.start() - 3) : m.start()].endswith("@")
@@ -384,7 +385,7 @@ class Reading(PartyReading, FigureReading):
             and bool(owner.search(self.text))
             and bool(COMPANY_OUTLET.search(self.text))
         )
-        voice = voice or self._owner_signs() or self._staff_says(self.text)
+        voice = voice or self._owner_signs()
         # an interview (the title says so) with the owner's people: "we" is the owner, and what
         # "we" did is done to the subject; with another subject's owner, to that one's
         self._interview = None

@@ -217,9 +217,7 @@ class FigureReading:
                     self.ran_itself = True
                 if measured and who and model and not self._a_baseline(quantity.value):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
-                out.extend(
-                    self._on_claims(metric.id, model, quantity, conditions, measured, sentence)
-                )
+                out.extend(self._on_claims(metric, model, quantity, conditions, measured, sentence))
         return out
 
     def _a_baseline(self, value, within: float = 0.0005) -> bool:
@@ -615,11 +613,10 @@ class FigureReading:
         return named[0] if named else None
 
     def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
-        refs = self.index.find(self.subject.id, metric, model)
+        refs = self.index.find(self.subject.id, metric.id, model)
         if not refs:
             return []
-        ignored = next((m.ignores for m in self.subject.metrics if m.id == metric), ())
-        conditions = {k: v for k, v in conditions.items() if k not in ignored}
+        conditions = {k: v for k, v in conditions.items() if k not in metric.ignores}
         verdicts = [(ref, _mismatch(ref.conditions, conditions)) for ref in refs]
         matching = [(ref, m) for ref, m in verdicts if not m]
         ref, mismatch = (matching or verdicts)[0]

@@ -773,14 +773,7 @@ class PartyReading:
         """Does the writer say they are the owner's staff ("I'm on OpenAI's inference kernels
         team", "I run data-center ops for OpenAI's Abilene site", "我在 OpenAI 做编译器")?"""
         owner = self.subject.owner
-        return owner is not None and any(
-            STAFF_BEFORE.search(text, max(0, m.start() - 40), m.start())
-            or (
-                STAFF_AT.search(text, max(0, m.start() - 8), m.start())
-                and STAFF_WORK.match(text, m.end())
-            )
-            for m in owner.finditer(text)
-        )
+        return owner is not None and any(staff_named(text, m) for m in owner.finditer(text))
 
     def _named_runners(self, text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """A name alone as the one who ran it: "Kestrel Analytics has re-run the suite",
@@ -1111,6 +1104,20 @@ STAFF_BEFORE = re.compile(
 # "我在 OpenAI 做编译器": the place before the owner, the work after it
 STAFF_AT = re.compile(r"我(?:现在|目前)?(?:就)?在\s*$")
 STAFF_WORK = re.compile(r"\s*(?:做|工作|负责|上班|任职)")
+
+
+def staff_named(text: str, owner: re.Match) -> bool:
+    """Is the owner's name at `owner` where the writer says they work ("I'm on OpenAI's …",
+    "我在 OpenAI 做…")?"""
+    return bool(
+        STAFF_BEFORE.search(text, max(0, owner.start() - 40), owner.start())
+        or (
+            STAFF_AT.search(text, max(0, owner.start() - 8), owner.start())
+            and STAFF_WORK.match(text, owner.end())
+        )
+    )
+
+
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 
 
