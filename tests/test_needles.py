@@ -120,3 +120,13 @@ def test_needles_learned_after_a_text_was_read_are_found_in_it():
     later = Alternatives([r"zqxj-two"])
     assert "zqxj-two" in present(text)
     assert later.search(text) is not None
+
+
+def test_narrowed_alternations_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr("watchers.needles._HELD", 8)
+    words = [f"cue{n:02d}" for n in range(12)]
+    alternatives = Alternatives([rf"\b{w}\b" for w in words])
+    for n in range(40):  # forty texts, each holding its own set of two cue words
+        text = f"{words[n % 12]} and {words[(n * 5 + 1) % 12]}"
+        assert alternatives.search(text).group(0) == text.split()[0]
+    assert 0 < len(alternatives._subsets) <= 8

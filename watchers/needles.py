@@ -137,6 +137,8 @@ class Alternatives:
             return self.full
         found = self._subsets.get(keep)
         if found is None:
+            if len(self._subsets) >= _HELD:
+                self._subsets.clear()  # a long-running service meets ever new sets of parts
             found = self._subsets[keep] = re.compile(
                 "|".join(f"(?:{self.parts[i]})" for i in keep), self.flags
             )
