@@ -349,6 +349,7 @@ class Reading(PartyReading, FigureReading):
             else 0
         )
         self.with_owner = self.subject.with_owner if self.subject.owned_words(self.text) else None
+        self.stand_ins = self.subject.stand_ins if self.subject.stood_in_for(self.text) else None
         # "we measured" is the writer's run; in an interview with the owner's people, the owner's
         owner = self.subject.owner
         # people, or in the owner's own post ("OpenAI engineering blog", "— The OpenAI team")
@@ -544,9 +545,12 @@ class Reading(PartyReading, FigureReading):
                 out.append(Mention(m.start(), m.end(), ours))
         if self._first_person != "owner":  # "Ours are in production", said by another maker
             out += [Mention(m.start(), m.end(), False) for m in OURS_DEVICE.finditer(text)]
-        if self.with_owner is not None and not any(not m.ours for m in out):
-            # "B0", "二代芯片": the subject's only where no other device is named in the sentence
-            out += [Mention(m.start(), m.end(), True) for m in self.with_owner.finditer(text)]
+        if not any(not m.ours for m in out):
+            # "B0", "二代芯片", "A0 boards": the subject's only where no other device is named in
+            # the sentence
+            for stand_in in (self.with_owner, self.stand_ins):
+                if stand_in is not None:
+                    out += [Mention(m.start(), m.end(), True) for m in stand_in.finditer(text)]
         out.sort(key=lambda m: (m.start, not m.ours))
         # a name inside another's ("Vera Rubin" inside an other's pattern) counts once
         kept: list[Mention] = []

@@ -925,7 +925,7 @@ def _bare(text: str, at: int) -> bool:
     word = BARE_PARTY.match(text, at)
     return (
         bool(word)
-        and bool(BARE_BEFORE.search(text[max(0, at - 16) : at]))
+        and bool(BARE_BEFORE.search(TEAM_FUNCTION.sub("", text[max(0, at - 16) : at])))
         and not NAMED_AFTER.match(text, word.end())  # "Researchers at ETH Zurich" name someone
     )
 
@@ -1362,6 +1362,10 @@ BARE_PARTY = re.compile(
 NAMED_AFTER = re.compile(r"\s+(?:at|from|of|in|with)\s+(?:the\s+)?(?-i:[A-Z])", re.I)
 
 
+# what a team does, said before it in Chinese: "硬件团队" names nobody more than "团队" does
+TEAM_FUNCTION = re.compile(
+    r"(?:硬件|芯片|工程|性能|编译器?|软件|研发|系统|基础设施|推理|内核|测试)$"
+)
 BARE_BEFORE = re.compile(
     r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"

@@ -15,7 +15,7 @@ from watchers.context import CUES
 from watchers.needles import Alternatives
 
 SUBJECT_KEYS = {
-    "id", "names", "direct", "with_owner", "context", "owner", "others", "not_context",
+    "id", "names", "direct", "with_owner", "stand_ins", "context", "owner", "others", "not_context",
     "namesakes", "own_context", "hardware", "hardware_claim", "agentic_claims", "first_published",
 }  # fmt: skip
 SIGNAL_KEYS = {
@@ -138,6 +138,9 @@ class Subject:
     direct: re.Pattern | None = None
     # words that name the subject in an item that names its owner ("B0", "二代芯片" beside OpenAI)
     with_owner: re.Pattern | None = None
+    # words that stand for the subject only in an item that names its owner and never the subject
+    # ("two A0 boards running GPT-OSS 120B" in a story about OpenAI's numbers)
+    stand_ins: re.Pattern | None = None
     context: re.Pattern | None = None
     not_context: re.Pattern | None = None
     # the name said to be something else ("Jalapeño is an observability platform"): the item is
@@ -175,7 +178,7 @@ class Subject:
             return True
         if self.direct and self.direct.search(text):
             return True
-        return self.owned_words(text)
+        return self.owned_words(text) or self.stood_in_for(text)
 
     def may_be_named(self, lowered: str) -> bool:
         """A quick test on an item's raw text (NFKC, lower-cased) before it is normalised: False
@@ -187,11 +190,16 @@ class Subject:
             words = _needles_of(pattern)
             if words is None or _found(words, lowered):
                 return True
-        for pattern in (self.with_owner, self.owner):  # both must be there
-            words = _needles_of(pattern)
-            if words is not None and not _found(words, lowered):
-                return False
-        return self.with_owner is not None and self.owner is not None
+        if self.owner is None:
+            return False
+        words = _needles_of(self.owner)
+        if words is not None and not _found(words, lowered):
+            return False  # both kinds of stand-in need the owner named
+        return any(
+            pattern is not None
+            and ((words := _needles_of(pattern)) is None or _found(words, lowered))
+            for pattern in (self.with_owner, self.stand_ins)
+        )
 
     def owned_words(self, text: str) -> bool:
         """Does the item name the subject by words that need its owner named too?"""
@@ -200,6 +208,16 @@ class Subject:
             and self.owner
             and self.with_owner.search(text)
             and self.owner.search(text)
+        )
+
+    def stood_in_for(self, text: str) -> bool:
+        """Is the subject, never named, stood in for by words that need its owner named?"""
+        return bool(
+            self.stand_ins
+            and self.owner
+            and self.stand_ins.search(text)
+            and self.owner.search(text)
+            and not self.mentions(text)
         )
 
     def _namesake(self, text: str) -> bool:
@@ -315,6 +333,7 @@ def _subject(data: dict, where: str) -> Subject:
         names=_any(raw.get("names"), f"{where}: subject.names"),
         direct=_any(raw.get("direct"), f"{where}: subject.direct"),
         with_owner=_any(raw.get("with_owner"), f"{where}: subject.with_owner"),
+        stand_ins=_any(raw.get("stand_ins"), f"{where}: subject.stand_ins"),
         context=_any(raw.get("context"), f"{where}: subject.context"),
         not_context=_any(raw.get("not_context"), f"{where}: subject.not_context"),
         namesakes=_any(raw.get("namesakes"), f"{where}: subject.namesakes"),
