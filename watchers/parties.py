@@ -207,6 +207,7 @@ class PartyReading:
     def _measuring(self, number: int, clause) -> tuple[str, int]:
         """Who measures in this clause, at its first measuring word that has a party."""
         text = self.analysed[number][0].text
+        fallback = None  # a run by a party not named, unless a later word in the clause names one
         # a measuring phrase starts in the clause and may run past it ("pushing A, B and C through")
         for verb in self._verbs(number):
             at = verb.start()
@@ -237,14 +238,22 @@ class PartyReading:
             )
             if not found and number in self.turns and self._dropped_subject(number, clause, at):
                 found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
+            named = TESTER_IS.match(text, at)
+            if not found and named and self.subject.owner is not None:
+                # "测试方为北京启衡智能": whoever is named after it, a firm no list knows included
+                owner = self.subject.owner.match(text, named.end())
+                found = "owner" if owner else "independent"
             if not found and RERUN.match(text, at) and not A_KIND_OF.search(text, 0, at):
                 found = "someone"  # "复测", "re-tested": a new run, by a party not named
                 # (not "An audit checks the books; a re-test checks the claim": a kind of run)
             if found == "independent" and NOT_THIRD_PARTY.search(text):
                 found = "owner"  # "还是他们自己测的，不是第三方": the owner's own, said so
-            if found:
+            if found == "someone" and fallback is None:
+                # "#Jalapeño复测# … 在我们自己机房里跑了": a party may be named further on
+                fallback = (found, at)
+            elif found and found != "someone":
                 return found, at
-        return "", -1
+        return fallback or ("", -1)
 
     def _denied_within(self, number: int, verb: re.Match) -> bool:
         """Is a negation inside a measuring phrase that spans words ("发布不包含…结果")?"""
@@ -502,7 +511,7 @@ class PartyReading:
             # "We build the chip; they benchmark it.": "they" is not the party before the break
             agent = None
         passive = (
-            re.search(r"\bby\b|由|被", masked[at : at + 60])
+            re.search(r"\bby\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)", masked[at : at + 60])
             or re.match(
                 r"(?:数据|结果|数字|成绩)(?:来自|出自)", masked[at:]
             )  # "数据来自…机构的测试"
@@ -645,6 +654,7 @@ class PartyReading:
                 elif (
                     kind == "independent"
                     and REFLEXIVE.search(m.group(0))
+                    and not WE.match(m.group(0))  # "我们在自己采购的服务器上": the writer's own
                     and any(o < m.start() for o in owners)
                     and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
                 ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back)
@@ -970,6 +980,8 @@ METHOD_HEAD = re.compile(
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
 
 
+# the tester named by a role word: "测试方为…", "复测方是…"
+TESTER_IS = re.compile(r"(?:测试|复测|测评|评测)方(?:为|是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
@@ -1119,6 +1131,7 @@ def staff_named(text: str, owner: re.Match) -> bool:
 
 
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
+WE = re.compile(r"我们|我(?!国)|\b(?:we|our|i)\b", re.I)
 
 
 # a transcript's turn: a short name, a role or 问/答 before a colon at the start of a line
