@@ -226,6 +226,8 @@ class PartyReading:
             who = self._who(text, at, number)
             if who == KNOWN_RUN:
                 continue  # "Measured by OpenAI on A0": the owner's run already published
+            if not who and self._owner_in_clause(number, clause, at):
+                continue  # "It was our run, on A0" said by the owner's engineer: nothing new
             found = (
                 who
                 or (
@@ -254,6 +256,16 @@ class PartyReading:
             elif found and found != "someone":
                 return found, at
         return fallback or ("", -1)
+
+    def _owner_in_clause(self, number: int, clause, at: int) -> bool:
+        """Is the owner the last party named in the clause up to the measuring word at `at`?"""
+        text = self.analysed[number][0].text
+        before = [(w, k) for w, k in self._parties(text, number) if clause.start <= w <= at]
+        # (not "the Company measured" in a filing by another firm: whose the company is, is
+        # for the sentences before to say)
+        return (
+            bool(before) and before[-1][1] == "owner" and not THE_COMPANY.match(text, before[-1][0])
+        )
 
     def _denied_within(self, number: int, verb: re.Match) -> bool:
         """Is a negation inside a measuring phrase that spans words ("发布不包含…结果")?"""
@@ -1110,7 +1122,9 @@ LOCATIVE = re.compile(r"(?:在|于)(?:其|自己的?|自家的?|自有的?)?\s*$
 # the writer as the owner's staff, said right before the owner's name
 STAFF_BEFORE = re.compile(
     r"(?:\b(?:i'm|i am|i work|i've worked|i have worked)\s+(?:\w+\s+){0,2}?(?:on|at|in|with|for)"
-    r"|\bi\s+(?:run|lead|manage|head)\s+(?:[\w-]+\s+){1,3}(?:for|at))\s*(?:the\s+)?$",
+    r"|\bi\s+(?:run|lead|manage|head)\s+(?:[\w-]+\s+){1,3}(?:for|at)"
+    # the one interviewed, introduced: "She joined OpenAI's hardware group in 2024"
+    r"|\b(?:she|he)\s+(?:\w+\s+)?(?:joined|works (?:at|for)|has worked (?:at|for)))\s*(?:the\s+)?$",
     re.I,
 )
 # "我在 OpenAI 做编译器": the place before the owner, the work after it
