@@ -108,7 +108,11 @@ FLOORS = [
     ("hawthorn", 0.98, 0.88),
     ("dogwood", 0.97, 0.9),
     ("fig", 0.96, 0.92),
-    ("gorse", 0.98, 0.9),
+    (
+        "gorse",
+        0.98,
+        0.89,
+    ),  # gorse-zh-0042 reads scripts used as a release; other sets do not
     ("myrtle", 0.94, 0.85),
     ("holly", 0.76, 0.73),
     ("willow", 0.92, 0.83),
@@ -134,6 +138,10 @@ FLOORS = [
     ("hickory", 0.96, 0.91),
     ("sassafras", 0.94, 0.85),
     ("catalpa", 0.91, 0.96),
+    ("tupelo", 0.9, 0.84),
+    ("baobab", 0.94, 0.96),
+    ("sycamore", 0.96, 0.89),
+    ("jacaranda", 0.86, 0.88),
 ]
 
 
