@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from watchers.needles import Alternatives, present
-from watchers.text import Sentence
+from watchers.text import Sentence, as_read
 
 CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
@@ -55,7 +55,8 @@ def cues(path: Path = CUES) -> Cues:
                 f"{path}: cue direction {cue['direction']!r} is not one of {DIRECTIONS}"
             )
         if cue["patterns"]:
-            by_direction[cue["direction"]].append((cue["category"], Alternatives(cue["patterns"])))
+            patterns = [as_read(p) for p in cue["patterns"]]
+            by_direction[cue["direction"]].append((cue["category"], Alternatives(patterns)))
     pseudo = data.get("pseudo", {}).get("patterns") or []
     lifts = tuple(
         (lift["category"], Alternatives(lift["patterns"])) for lift in data.get("lift", [])

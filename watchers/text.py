@@ -64,6 +64,12 @@ def _simplified(text: str) -> str:
     return convert(text, "zh-cn")
 
 
+def as_read(pattern: str) -> str:
+    """A vocabulary's pattern in the characters `normalise` leaves in text: a Traditional-only
+    character ("昇腾") would otherwise never match the Simplified text it reads ("升腾")."""
+    return _simplified(pattern)
+
+
 @cache
 def _traditional_only() -> frozenset[str]:
     from zhconv import zhconv

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from watchers.context import CUES
 from watchers.needles import Alternatives
+from watchers.text import as_read
 
 SUBJECT_KEYS = {
     "id", "names", "direct", "with_owner", "stand_ins", "context", "owner", "others", "not_context",
@@ -58,7 +59,7 @@ def _any(patterns: list[str] | None, where: str) -> Alternatives | None:
         return None
     _check(patterns, where)
     try:
-        return Alternatives(patterns)
+        return Alternatives([as_read(p) for p in patterns])
     except re.error as exc:
         raise VocabularyError(f"{where}: bad pattern: {exc}") from None
 
@@ -300,7 +301,7 @@ def _signal(raw: dict, where: str) -> Signal:
     _check(raw.get("patterns", []), where)
     for pattern in raw.get("patterns", []):
         try:
-            patterns.append(re.compile(pattern, re.I))
+            patterns.append(re.compile(as_read(pattern), re.I))
         except re.error as exc:
             raise VocabularyError(f"{where}: bad pattern {pattern!r}: {exc}") from None
     stronger = raw.get("stronger")
