@@ -204,22 +204,15 @@ class Subject:
 
     def owned_words(self, text: str) -> bool:
         """Does the item name the subject by words that need its owner named too?"""
-        return bool(
-            self.with_owner
-            and self.owner
-            and self.with_owner.search(text)
-            and self.owner.search(text)
-        )
+        return self._beside_owner(self.with_owner, text)
 
     def stood_in_for(self, text: str) -> bool:
         """Is the subject, never named, stood in for by words that need its owner named?"""
-        return bool(
-            self.stand_ins
-            and self.owner
-            and self.stand_ins.search(text)
-            and self.owner.search(text)
-            and not self.mentions(text)
-        )
+        return self._beside_owner(self.stand_ins, text) and not self.mentions(text)
+
+    def _beside_owner(self, words: re.Pattern | None, text: str) -> bool:
+        """Are these words in the text, and the owner named there too?"""
+        return bool(words and self.owner and words.search(text) and self.owner.search(text))
 
     def _namesake(self, text: str) -> bool:
         """Is the name said to be something else, and nothing only the subject's story says?"""
