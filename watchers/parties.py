@@ -141,12 +141,15 @@ class PartyReading:
         read = self.analysed[number]
         if not (spec and spec.spot_check):
             return []
+        text = read.sentence.text
         found = [
-            m.start() for m in spec.spot_check.finditer(read.sentence.text, lowered=read.lowered)
-        ]
+            m.start()
+            for m in spec.spot_check.finditer(text, lowered=read.lowered)
+            if not SET_AGAINST.search(text, max(0, m.start() - 16), m.start())
+        ]  # "in its own lab rather than watching someone else's test": no spot check at all
         if not found:
             return []
-        return found if UNLIKE_BEFORE.search(read.sentence.text) else None
+        return found if UNLIKE_BEFORE.search(text) else None
 
     def _left_out(self, within: set[int] | None = None) -> bool:
         """Does the item (the stories starting at `within`) say the subject was not part of the
@@ -1213,6 +1216,7 @@ CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b"
 
 
 # a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
+SET_AGAINST = re.compile(r"\b(?:rather than|instead of|not just|not merely)\s+$", re.I)
 UNLIKE_BEFORE = re.compile(
     r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
     re.I,
