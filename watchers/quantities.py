@@ -52,6 +52,12 @@ PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:w|watt)\b
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
 PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single )?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
 THROUGHPUT = rf"{TOKENS}(?:\s+generated)?{PER_SECOND}?"
+# a workload's size is no throughput: "8k tokens in and 1k out", "8k tokens of input"
+NOT_WORKLOAD = (
+    r"(?!\s+(?:in|out|of\s+(?:input|output|prompt|context)|input|output|prompt|context)\b"
+    r"|\s*(?:输入|输出|上下文))"
+)
+TOKENS_ALONE = rf"{TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b){NOT_WORKLOAD}"
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [
     ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
@@ -59,7 +65,7 @@ AFTER = [
     ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
     ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
     ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}{PER_SECOND}", re.I)),
-    ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b)", re.I)),
+    ("throughput", 1.0, re.compile(rf"^\s*{TOKENS_ALONE}", re.I)),
     ("time", 1e-6, re.compile(r"^\s*(?:µs|μs|us|microseconds?|微秒)(?![a-z])", re.I)),
     ("time", 1e-3, re.compile(r"^\s*(?:ms|millisec(?:ond)?s?|毫秒)(?![a-z])", re.I)),
     ("time", 1.0, re.compile(r"^\s*(?:s|secs?|seconds?|秒)(?![a-z/]|钟内)", re.I)),
