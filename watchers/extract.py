@@ -415,9 +415,9 @@ class Reading(PartyReading, FigureReading):
             )
         self._anaphors()
         self._both()
-        self.owner_quotes = self._quotes_of_owner()
         self.sections = _sections([a.sentence for a in self.analysed])
         self.turns = _turns(self.analysed)
+        self.owner_quotes = self._quotes_of_owner()
         item_models = {name for marks in self.models for _, name in marks}
         self.default_model = item_models.pop() if len(item_models) == 1 else None
 
@@ -936,7 +936,7 @@ WE_PUBLISHED = re.compile(
 OWNER_OUTLET = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement)"
     r"|livestream|live stream|webinar|keynote|dev ?day|ama)\b"
-    r"|\s*(?:的)?\s*(?:官方)?(?:博客|官博|新闻稿|官方公告|官方声明|技术直播|直播|开发者大会|分享会)",
+    r"|\s*(?:的)?\s*(?:官方)?(?:工程|技术|研究|开发者|硬件)?(?:博客|官博|新闻稿|官方公告|官方声明|技术直播|直播|开发者大会|分享会)",
     re.I,
 )
 # the owner, named in the item, writing on its own outlet: "wrote on the company's engineering blog"

@@ -242,7 +242,8 @@ class PartyReading:
                 or self._same_party(number, at)
             )
             if not found and number in self.turns and self._dropped_subject(number, clause, at):
-                found = self._first_person  # "老周：只测了 Kimi K2.5": the speaker's own run
+                found = "owner" if number in self.owner_quotes else self._first_person
+                # "老周：只测了 Kimi K2.5": the speaker's own run, the owner's when the speaker is theirs
             named = TESTER_IS.match(text, at)
             if not found and named and self.subject.owner is not None:
                 # "测试方为北京启衡智能": whoever is named after it, a firm no list knows included
@@ -745,6 +746,24 @@ class PartyReading:
             if SPEAKER_LINE.search(text):
                 owners = bool(owner.search(text))
             elif owners:
+                out.add(number)
+        return out | self._owners_turns(owner)
+
+    def _owners_turns(self, owner: re.Pattern) -> set[int]:
+        """In a transcript, the turns of a speaker once labelled as the owner's, under the full
+        label and the short one ("RICHARD HO (OpenAI): …" and later "HO: …")."""
+        out: set[int] = set()
+        names: set[str] = set()
+        speaking = False
+        for number in sorted(self.turns):
+            text = self.analysed[number].sentence.text
+            label = SPEAKER.match(text)
+            if label:
+                name = label.group(1).strip().lower()
+                if owner.search(label.group(0)):
+                    names |= {name, name.split()[-1]}
+                speaking = name in names or name.split()[-1] in names
+            if speaking:
                 out.add(number)
         return out
 
@@ -1401,7 +1420,8 @@ BARE_BEFORE = re.compile(
     r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
     r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
-    r"|该|这个|这支|这家|此|其|所以|因此|但是?|而且?|并且?|于是|后来|当时|那时)$",
+    r"|该|这个|这支|这家|此|其|所以|因此|但是?|而且?|并且?|于是|后来|当时|那时"
+    r"|在|在自家|自家|在自己的|自己的)$",  # "在实验室测试中", "在自家实验室里": the one named before
     re.I,
 )
 
