@@ -100,7 +100,7 @@ COMPARED_OWN = re.compile(
 # a bound is not a reading: "sub-40%", "under 550 W", "不到 40%", "至少 8 万"
 BOUND_BEFORE = re.compile(
     r"(?:\bsub-|(?<!\bjust )(?<!\bslightly )(?<!\ba little )\b(?:under|below|less than|fewer than|more than|at least|at most|upwards of|north of"
-    r"|south of)\s+|不到|不足|低于|高于|超过|至少|最多)\s*$",
+    r"|south of|above|over|past|beyond|in excess of)\s+|不到|不足|低于|高于|超过|至少|最多)\s*$",
     re.I,
 )
 
