@@ -363,6 +363,12 @@ class Reading(PartyReading, FigureReading):
                 )
                 # "Official answer from the OpenAI accelerator team", "— on behalf of OpenAI hardware"
                 or bool(ON_BEHALF.search(self.text, max(0, m.start() - 40), m.start()))
+                # a byline under the title: "OpenAI Research", "OpenAI Hardware Team" on a line alone
+                or (
+                    self._title_end < m.start() < self._title_end + 120
+                    and self._leads(m.start())
+                    and bool(BYLINE.match(self.text, m.end()))
+                )
                 or staff_named(self.text, m)  # "I'm on OpenAI's inference kernels team"
                 # a repost's segment by the owner's own account: "//@OpenAI: We've published …"
                 or (
@@ -449,6 +455,12 @@ class Reading(PartyReading, FigureReading):
                 named = names.search(text, said.end(), said.end() + 24)
                 if named and OUR_RESULTS.match(text, named.end()):
                     return True
+            # the subject's own software's release notes: "Release notes: Jalapeño firmware 2.3"
+            title = text[: self._title_end]
+            if RELEASE_NOTES.search(title) and any(
+                OWN_SOFTWARE.match(title, m.end()) for m in names.finditer(title)
+            ):
+                return True
         return False
 
     def _published_ours(self) -> bool:
@@ -971,6 +983,18 @@ OUR_RESULTS = re.compile(
     re.I,
 )
 # a signature line: "— The OpenAI hardware team"
+RELEASE_NOTES = re.compile(r"\brelease notes?\b|\bchangelog\b|更新日志|发布说明|版本说明", re.I)
+OWN_SOFTWARE = re.compile(
+    r"(?:'s|’s)?\s*(?:firmware|driver|sdk|runtime|toolkit|software stack|compiler)\b"
+    r"|\s*(?:的)?\s*(?:固件|驱动|软件栈|运行时|编译器)",
+    re.I,
+)
+# the rest of a byline after the owner's name: "OpenAI Research", "OpenAI 硬件团队"
+BYLINE = re.compile(
+    r"(?:[ \t]+(?:research|engineering|hardware|infrastructure|newsroom|blog|team|labs?)){1,2}"
+    r"[ \t]*(?:\n|$)|[ \t]*(?:研究院|工程团队|硬件团队|官方博客|技术博客)[ \t]*(?:\n|$)",
+    re.I,
+)
 SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
