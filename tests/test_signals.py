@@ -142,6 +142,10 @@ FLOORS = [
     ("baobab", 0.96, 0.96),
     ("sycamore", 0.97, 0.89),
     ("jacaranda", 1, 0.88),
+    ("kapok", 0.84, 0.53),
+    ("rosewood", 1, 0.65),
+    ("boxwood", 0.98, 0.84),
+    ("buckeye", 1, 0.76),
 ]
 
 
