@@ -282,8 +282,15 @@ class PartyReading:
         per-watt figures against GB200 in August", "August's A0 runs", "8 月测的三个模型"), or
         after "repeated the figures"?"""
         text = self.analysed[number][0].text
-        if not RERUN.match(text, at) and self._dated(number, clause.start, clause.end):
-            return True  # (not "复现了 OpenAI 8 月公布的全部测试": a new run of the first one)
+        if (
+            not RERUN.match(text, at)
+            and not NOW_BEFORE.search(text, max(0, at - 12), at)
+            and not SAME_SETUP.search(text, clause.start, clause.end)
+            and self._dated(number, clause.start, clause.end)
+        ):
+            # (not "复现了 OpenAI 8 月公布的全部测试": a new run of the first one; not "We've now
+            # run the same configuration we used last August": the date is the setup's)
+            return True
         return bool(RETOLD.search(text, 0, at))
 
     def _dropped_subject(self, number: int, clause, at: int) -> bool:
@@ -1519,6 +1526,15 @@ THE_COMPANY = re.compile(
 
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
+# a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
+# configuration we used last August", "沿用 8 月的配置")
+NOW_BEFORE = re.compile(r"\b(?:now|again|newly|just)\s+$|(?:现在|如今|最近|重新|再次|又)$", re.I)
+SAME_SETUP = re.compile(
+    r"\b(?:the\s+)?same\s+(?:[\w-]+\s+){0,3}(?:configuration|config|setup|workload|settings?|harness"
+    r"|scripts?|conditions?|methodology)\s+(?:as|that|which|we|they|it|openai)\b"
+    r"|沿用[^，,。；;]{0,16}(?:配置|设置|负载|条件|脚本)|(?:和|与|跟)[^，,。；;]{0,16}(?:一样|相同)的(?:配置|设置|负载|条件|脚本)",
+    re.I,
+)
 RETOLD = re.compile(
     r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:that\s+)?"
     r"(?:the\s+|its\s+|their\s+|[\w-]+(?:'s|’s)\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
