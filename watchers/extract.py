@@ -1084,7 +1084,9 @@ RATIO_OF = re.compile(
 )
 # a product introduced by what it is and its name: 推理卡“赤焰一号”, "an accelerator called Ember"
 PRODUCT_NAMED = re.compile(
-    r"(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*[“\"「『《]([^”\"」』》]{1,16})[”\"」』》]"
+    # (a quoted clause is speech, not a name: 芯片“上周已经流片”)
+    r"(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*[“\"「『《](?![^”\"」』》]{0,16}(?:已经|已|了|将|正在|完成|流片|量产|上线|部署))"
+    r"([^”\"」』》]{1,16})[”\"」』》]"
     r"|\b(?:chip|accelerator|card|processor|asic|npu)s?\s+(?:(?:called|named|dubbed|branded)\s+[\"“]?|[\"“‘'])"
     r"([A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?)"
     # or in quotes before what it is: "'Hinoki-2' inference chip"

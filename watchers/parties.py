@@ -286,7 +286,11 @@ class PartyReading:
             not RERUN.match(text, at)
             and not NOW_BEFORE.search(text, max(0, at - 12), at)
             and not SAME_SETUP.search(text, clause.start, clause.end)
-            and self._dated(number, clause.start, clause.end)
+            and (
+                self._dated(number, clause.start, clause.end)
+                # a date leading the sentence: "一年前的今天，OpenAI 公布了…", "In August, OpenAI ran…"
+                or (0 < clause.start <= 16 and self._dated(number, 0, clause.start))
+            )
         ):
             # (not "复现了 OpenAI 8 月公布的全部测试": a new run of the first one; not "We've now
             # run the same configuration we used last August": the date is the setup's)
