@@ -146,6 +146,9 @@ FLOORS = [
     ("rosewood", 1, 0.65),
     ("boxwood", 0.98, 0.84),
     ("buckeye", 1, 0.76),
+    ("locust", 0.9, 0.88),
+    ("mahogany", 0.89, 0.76),
+    ("ebony", 0.95, 0.82),
 ]
 
 
