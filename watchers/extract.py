@@ -594,8 +594,17 @@ class Reading(PartyReading, FigureReading):
                 # "Jalapeño 跑 R1 …，GB300 为 127 个；GPT-OSS 120B 的优势为 49.6 倍": a new
                 # stretch after a semicolon carries on the sentence's subject
                 return before[0].ours
-            # another device named in an earlier clause; ours named later in this clause
-            after = [m for m in self.mentions[number] if clause.start <= m.start < clause.end]
+            # another device named in an earlier clause; ours named later in this clause (not
+            # after a comparison: "Rubin came out ahead: 91.2 million against 84.9 million for
+            # Jalapeño" leaves 91.2 with Rubin)
+            after = [
+                m
+                for m in self.mentions[number]
+                if clause.start <= m.start < clause.end
+                and not (
+                    m.start > position and COMPARISON.search(sentence.text[position : m.start])
+                )
+            ]
             return any(m.ours for m in after)
         after = [
             m
