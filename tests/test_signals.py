@@ -151,6 +151,7 @@ FLOORS = [
     ("ebony", 0.95, 0.82),
     ("wisteria", 0.97, 0.9),
     ("camphor", 0.81, 0.72),
+    ("cottonwood", 0.76, 0.82),
 ]
 
 
