@@ -261,6 +261,10 @@ SECTION_PASSES = frozenset({"watchlist", "hypothetical", "rumour"})
 SENTENCE_MARK = (".", "。", "!", "?", "！", "？")
 HEADING_LENGTH = 60  # characters: a longer line without a sentence's end is a sentence cut short
 LIST_START = re.compile(r"[-•*·▶►👉|]|[(（]?\d{1,2}(?:[.:](?!\d)|[)）])")  # not "5:01 PM"
+# a list's line, Chinese ordinals too ("一、", "（二）", "3、"), which also open headings of their own
+LIST_ITEM = re.compile(
+    rf"{LIST_START.pattern}|\d{{1,2}}、|[(（]?[一二三四五六七八九十]{{1,3}}(?:[、．]|[)）])"
+)
 
 
 def under_headings(
@@ -279,7 +283,7 @@ def under_headings(
     for number, sentence in enumerate(split):
         out.append(passed)
         said = sentence.text.rstrip()
-        listed = bool(LIST_START.match(said.lstrip())) or (
+        listed = bool(LIST_ITEM.match(said.lstrip())) or (
             listed and bool(text) and not _starts_line(text, sentence.start)
         )
         colon = said.endswith((":", "："))
@@ -311,7 +315,7 @@ def _leads_list(split: list[Sentence], number: int, text: str) -> bool:
     after = split[number + 1] if text and number + 1 < len(split) else None
     return (
         after is not None
-        and bool(LIST_START.match(after.text.lstrip()))
+        and bool(LIST_ITEM.match(after.text.lstrip()))
         and _starts_line(text, after.start)
     )
 
