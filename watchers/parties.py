@@ -1434,7 +1434,9 @@ BARE_BEFORE = re.compile(
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
     r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
     r"|该|这个|这支|这家|此|其|所以|因此|但是?|而且?|并且?|于是|后来|当时|那时"
-    r"|在|在自家|自家|在自己的|自己的)$",  # "在实验室测试中", "在自家实验室里": the one named before
+    r"|在|在自家|自家|在自己的|自己的|(?<![某该这那此本家])公司|自家[\u4e00-\u9fff]{1,6})$",
+    # "在实验室测试中", "在自家圣何塞实验室", "公司硬件团队" (not "该公司", a company just
+    # introduced): the one named before
     re.I,
 )
 
