@@ -1145,6 +1145,7 @@ LEFT_OUT_AFTER = re.compile(
     r"(?:batch|list|lineup|line-up|board|leaderboard|results|round|set|release))"
     r"|\s*(?:(?:is|was|were)\s+)?(?:absent|missing)\s+from\b"
     r"|\s*(?:不在|未在|没在)(?:其中|名单|榜单|首批|之列|列)|\s*(?:未|没有|并未)(?:被)?(?:列入|纳入|收录|入选|上榜)"
+    r"|\s*(?:缺席|未参测|没有参测|未参与测试)"
     r"|\s*(?:芯片)?\s*(?:无关|没有关系|毫无关系)"
     # a board's line for it says it sent nothing: "Jalapeño: no submission received", "未提交"
     r"|\s*[:：]\s*(?:no (?:submission|entry|results?|listing|data)|not (?:submitted|listed)|n/a\b)"
