@@ -991,7 +991,7 @@ OUR_RESULTS = re.compile(
     r"(?:results|numbers|figures|benchmarks?|scores)\b|\s*(?:的)?\s*(?:首批|首次|最初的?)?(?:成绩|结果|跑分|数据)",
     re.I,
 )
-# a signature line: "— The OpenAI hardware team"
+# the release notes of the subject's own software: "Release notes: Jalapeño firmware 2.3"
 RELEASE_NOTES = re.compile(r"\brelease notes?\b|\bchangelog\b|更新日志|发布说明|版本说明", re.I)
 OWN_SOFTWARE = re.compile(
     r"(?:'s|’s)?\s*(?:firmware|driver|sdk|runtime|toolkit|software stack|compiler)\b"
@@ -1004,6 +1004,7 @@ BYLINE = re.compile(
     r"[ \t]*(?:\n|$)|[ \t]*(?:研究院|工程团队|硬件团队|官方博客|技术博客)[ \t]*(?:\n|$)",
     re.I,
 )
+# a signature line: "— The OpenAI hardware team"
 SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)

@@ -1248,8 +1248,9 @@ NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
 CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
 
 
-# a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
+# a spot check said as what the party did not do: "in its own lab rather than watching"
 SET_AGAINST = re.compile(r"\b(?:rather than|instead of|not just|not merely)\s+$", re.I)
+# a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
 UNLIKE_BEFORE = re.compile(
     r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
     re.I,
@@ -1534,7 +1535,6 @@ THE_COMPANY = re.compile(
 
 
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
-# what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
 # configuration we used last August", "沿用 8 月的配置")
 NOW_BEFORE = re.compile(r"\b(?:now|again|newly|just)\s+$|(?:现在|如今|最近|重新|再次|又)$", re.I)
@@ -1544,6 +1544,7 @@ SAME_SETUP = re.compile(
     r"|沿用[^，,。；;]{0,16}(?:配置|设置|负载|条件|脚本)|(?:和|与|跟)[^，,。；;]{0,16}(?:一样|相同)的(?:配置|设置|负载|条件|脚本)",
     re.I,
 )
+# what repeats figures already out: "The note repeated the August figures — …", "重申了…数据"
 RETOLD = re.compile(
     r"\b(?:repeated|repeats|restated|restates|reiterated|reiterates|recapped|recaps)\s+(?:that\s+)?"
     r"(?:the\s+|its\s+|their\s+|[\w-]+(?:'s|’s)\s+)?(?:[\w'’-]+\s+){0,3}(?:figures|numbers|results|claims?|data)\b"
