@@ -1540,7 +1540,7 @@ PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.
 NOW_BEFORE = re.compile(r"\b(?:now|again|newly|just)\s+$|(?:现在|如今|最近|重新|再次|又)$", re.I)
 SAME_SETUP = re.compile(
     r"\b(?:the\s+)?same\s+(?:[\w-]+\s+){0,3}(?:configuration|config|setup|workload|settings?|harness"
-    r"|scripts?|conditions?|methodology|tests?|benchmark|suite)\s+(?:as|that|which|we|they|it|openai)\b"
+    r"|scripts?|conditions?|methodology|tests?|benchmark|suite)\s+(?:as|that|which|we|they|it|(?-i:[A-Z])[\w-]*)\b"
     r"|沿用[^，,。；;]{0,16}(?:配置|设置|负载|条件|脚本)|(?:和|与|跟)[^，,。；;]{0,16}(?:一样|相同)的(?:配置|设置|负载|条件|脚本)",
     re.I,
 )
