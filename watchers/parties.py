@@ -1356,7 +1356,10 @@ FIRM_INTRO = re.compile(
     r"|customers?|test houses?)\b"
     r"|(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?(?:run|runs|test|tests|report|benchmark|numbers|results"
     r"|measurements|replication|re-?test|study|evaluation|paper)\b"
-    r"|\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
+    # "Quartzline Games, which runs NPC dialogue on GPT-OSS, got three weeks on a node and
+    # published its own measurements"
+    r"|(?:,\s+(?:which|who)\s+[^,;.]{1,80},)?(?:\s+[^,;.]{1,80}?\s+and)?"
+    r"\s+(?:posts|posted|publishes|published|releases|released|reports|reported)\s+(?:its|their)\s+"
     r"(?:[\w/-]+\s+){0,3}?(?:numbers|results|figures|measurements)\b)"
 )
 
