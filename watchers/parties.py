@@ -932,6 +932,7 @@ def firm_names(text: str) -> tuple[str, ...]:
     reading of an item asks)."""
     names = {m.group("name") for m in FIRM_INTRO.finditer(text)}
     names |= {m.group("name") for m in FIRM_WORK.finditer(text)}
+    names |= {m.group("name") for m in FIRM_APPOSITION.finditer(text)}
     names |= {m.group("name") for m in NAMED_RUNNER.finditer(text)}
     names |= {m.group("name") for m in SAID_RUNNER.finditer(text)}
     names |= {m.group("name") for m in BY_RUNNER.finditer(text)}
@@ -1046,6 +1047,8 @@ OWNERS_WORK = re.compile(
 # (not a day: "OpenAI 5月29日在博客公布"; "OpenAI 8 月公布的" is the owner's August figure)
 OWNERS_FIGURE = re.compile(
     r"\s*(?:'s|’s|的)?\s*(?:own\s+|official\s+|published\s+)?[\d$¥](?!\d?\s*月\s*\d{1,2}\s*(?:日|号))"
+    # "比 OpenAI 公布的 1,459 低了 5%", "OpenAI 8 月发布的数字 19,600": the owner's figure
+    r"|\s*(?:\d{1,2}\s*月\s*)?(?:官方)?(?:公布|发布|给出|披露|公开)的\s*(?:(?:数字|数据|成绩|结果)\s*)?[\d约]"
 )
 
 
@@ -1368,6 +1371,14 @@ FIRM_INTRO = re.compile(
 FIRM_WORK = re.compile(
     r"(?P<name>(?-i:[A-Z][\w.&-]+(?:\s+(?:&\s+)?[A-Z][\w.&-]+){0,3}))(?:'s|’s)\s+(?:[\w/-]+\s+){0,4}?"
     r"(?:run|runs|test|tests|re-?test|replication|benchmark|measurements|study|evaluation)\b"
+)
+
+
+# a one-word name its apposition makes a firm: "Parcelgrid, a logistics software company,"
+FIRM_APPOSITION = re.compile(
+    r"(?<![\w’'-])(?<![\w,] )(?P<name>(?-i:[A-Z][a-z][\w&'’-]+)),\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:firm|company|lab|consultancy|startup|start-up|provider|house|shop|cloud|operator|customer"
+    r"|bank|retailer|studio|developer|marketplace|platform)\b"
 )
 
 
