@@ -1096,7 +1096,9 @@ NOT_A_BENCHMARK = re.compile(
     # a basis, not a run: "X3 的功耗按整卡实测而非额定功耗计算"
     r"|(?:按|以|按照)[^，,。；;\s)）]{0,6}$"
     # production, not a run: "B0 wafers are running in HVM", "lines running at full rate"
-    r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$",
+    r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$"
+    # a thing someone else ran, as an object: "We reviewed what was run"
+    r"|\b(?:what|whatever)\s+(?:was|were|had been|has been|got)\s+$",
     re.I,
 )
 # bring-up before a run: "booting and running models", "booting on the first day and running a
@@ -1133,7 +1135,9 @@ LOG_REVIEW = re.compile(
     r"|arithmetic on|audit\w*|given|handed|received|shown|got|had access to)\s+"
     r"(?:[\w'’-]+\s+){0,3}(?:trace\s+|run\s+)?logs\b"
     r"|\bfrom\s+(?:[\w'’-]+\s+){0,2}(?:own\s+)?(?:logs|log files|power-meter traces)\b"
-    r"|\b(?:re-?comput\w+|recalculat\w+)\s+from\s+(?:th\w+\s+)?(?:files|logs|traces|records)\b"
+    r"|\b(?:re-?comput\w+|recalculat\w+)\s+(?:[\w-]+\s+){0,3}?from\s+(?:th\w+\s+)?(?:[\w-]+\s+)?"
+    r"(?:files|logs|traces|records|timestamps)\b"
+    r"|\b(?:spent|weeks|days|months)\s+(?:[\w-]+\s+){0,3}?with\s+(?:the\s+)?(?:raw\s+)?(?:[\w'’-]+\s+){0,2}logs\b"
     r"|(?:基于|根据|用)[^。，,]{0,16}日志[^。，,]{0,6}(?:重新)?(?:计算|推算|复算|重算)|(?:复算|重算)[^。，,]{0,8}日志|日志(?:的)?(?:复算|重算|推算|重新计算)"
     # "拿到的是 OpenAI 提供的运行日志", "这是审计，不是复测"
     r"|(?:拿到|收到|获得|提供)[^。，,]{0,12}(?:运行|测试)?日志|(?:是|属于)审计[，,]?\s*(?:而)?(?:不是|并非|非)(?:复测|测试|实测)",
