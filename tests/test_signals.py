@@ -152,6 +152,11 @@ FLOORS = [
     ("wisteria", 0.97, 0.9),
     ("camphor", 0.91, 0.72),
     ("cottonwood", 0.92, 0.85),
+    ("eucalyptus", 0.97, 0.93),
+    ("buckthorn", 0.82, 0.5),
+    ("hackberry", 0.9, 0.85),
+    ("sweetgum", 0.93, 0.9),
+    ("tamarack", 0.87, 0.82),
 ]
 
 
