@@ -1053,7 +1053,9 @@ QUOTED = re.compile(
 
 # a word that puts what follows on the other side of a comparison ("1.71 s versus 5.31 s on GB300")
 COMPARISON = re.compile(
-    r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比",
+    r"\b(?:vs\.?|versus|than|against|compared (?:with|to)|relative to)(?!\w)|对比|相比|相较|比"
+    # "…, edging past the 85,448 OpenAI published": the other side
+    r"|\b(?:(?:edg|inch|creep|pull|slipp?)\w*\s+)?(?:past|ahead of|beating|topping|trailing|short of)\b",
     re.I,
 )
 # a clause that carries on a list of figures the clause before began ("…, against 535, 169 and 182")
