@@ -538,7 +538,10 @@ class PartyReading:
             # "We build the chip; they benchmark it.": "they" is not the party before the break
             agent = None
         passive = (
-            re.search(r"\bby\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)", masked[at : at + 60])
+            re.search(
+                r"\bby\b|\bcame from\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)",
+                masked[at : at + 60],
+            )
             or re.match(
                 r"(?:数据|结果|数字|成绩)(?:来自|出自)", masked[at:]
             )  # "数据来自…机构的测试"
@@ -1419,7 +1422,9 @@ OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 LENT_BY = re.compile(
     r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
     r"|\b(?:loaner|loaned|borrowed|on loan|lent|received|receiving|obtained|got|took delivery of)\b"
-    r"[^.;]{0,40}\bfrom\s+$",
+    r"[^.;]{0,40}\bfrom\s+$"
+    # "从 OpenAI 手里借到两张加速卡", "向 OpenAI 借的"
+    r"|(?:从|向|找)\s*$",
     re.I,
 )
 
