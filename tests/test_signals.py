@@ -157,6 +157,9 @@ FLOORS = [
     ("hackberry", 0.9, 0.85),
     ("sweetgum", 0.93, 0.9),
     ("tamarack", 0.87, 0.82),
+    ("persimmon", 0.88, 0.79),
+    ("yellowwood", 0.92, 0.55),
+    ("silverbell", 0.84, 0.69),
 ]
 
 
