@@ -1113,6 +1113,8 @@ NOT_A_BENCHMARK = re.compile(
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
     # a yield reaches a level, nothing is run: "B0 目前的良率已达到 78%", "yields reached 70%"
     r"|(?:良率|良品率|\byields?\b)[^，,。；;]{0,8}$"
+    # "良率持续爬升，最新批次已达到 81%": the batches' yield, said across a comma
+    r"|(?:良率|良品率|\byields?\b)[^，,。；;]{0,8}[，,]\s*(?:最新|最近|新)?(?:批次|一批|批|lots?|batches?)[^，,。；;]{0,6}$"
     # a basis, not a run: "X3 的功耗按整卡实测而非额定功耗计算"
     r"|(?:按|以|按照)[^，,。；;\s)）]{0,6}$"
     # production, not a run: "B0 wafers are running in HVM", "lines running at full rate"
