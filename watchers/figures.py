@@ -782,6 +782,11 @@ COMPARAND_BEFORE = re.compile(
     r"(?:the\s+|openai(?:'s|’s)\s+|官方(?:的)?)?$",
     re.I,
 )
+# "与去年官方的 8k/1k 不同", "unlike the 8k/1k OpenAI used": a workload named to be set apart
+SET_APART_BEFORE = re.compile(r"(?:与|和|跟|同)[^，,。；;]{0,16}$")
+DIFFERENT_AFTER = re.compile(
+    r"\s*(?:的)?\s*(?:负载|设置|口径|场景|配置)?\s*(?:不同|不一样|有别|有所不同)"
+)
 OFFICIAL_AFTER = re.compile(
     r"\s*(?:单轮)?\s*(?:口径|负载|设置)?\s*(?:下|上)?\s*的?\s*(?:官方|openai|原始|发布会)"
     r"|\s+(?:figures|numbers|results)\b",
@@ -790,10 +795,14 @@ OFFICIAL_AFTER = re.compile(
 
 
 def _comparands(text: str, match: re.Match) -> bool:
-    """Is the workload at `match` said of the figures the run is set against?"""
+    """Is the workload at `match` said of the figures the run is set against, or set apart from
+    the run's ("与去年官方的 8k 输入、1k 输出不同，…选了 1k/8k")?"""
     return bool(
         COMPARAND_BEFORE.search(text, max(0, match.start() - 24), match.start())
         and OFFICIAL_AFTER.match(text, match.end())
+    ) or bool(
+        SET_APART_BEFORE.search(text, max(0, match.start() - 24), match.start())
+        and DIFFERENT_AFTER.match(text, match.end())
     )
 
 
