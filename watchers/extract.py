@@ -969,7 +969,13 @@ COMPANY_OUTLET = re.compile(
 # what may stand before the owner's outlet opening a line: "From the OpenAI developer blog, …"
 FROM_OUTLET = re.compile(r"(?:from|via|posted (?:on|to)|on)(?:\s+the)?", re.I)
 # in a headline, the owner's people as the speaker: "演讲实录｜OpenAI 硬件团队：…"
-OWNER_SPEAKS = re.compile(r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]")
+# (not "Kimi K2.5 on OpenAI's silicon: fewer tokens…": the owner's device, not its people)
+OWNER_SPEAKS = re.compile(
+    r"(?!(?:'s|’s)?\s*(?:[\w-]+\s+){0,2}(?:silicon|chips?|accelerators?|parts?|asics?|hardware"
+    r"|boards?)\s*[:：]|\s*的?\s*(?:自研)?\s*(?:推理)?(?:芯片|加速器|硬件)\s*[:：])"
+    r"(?:'s|’s)?\s*[^:：。.,，|｜]{0,12}[:：]",
+    re.I,
+)
 # in a headline, the owner's own repository: "Release v1.1.0 · openai/<repo>"
 REPOSITORY = re.compile(r"/[\w.-]+(?!\.\w{2,4}/)")
 # the owner's own figures, said so: "These are OpenAI's own measurements", "以上均为 OpenAI 自测数据"
