@@ -86,7 +86,8 @@ class PartyReading:
         if full and ONE_MODEL.search(self.text):
             full = False  # "完整复现了一遍 … 模型：DeepSeek R1（仅此一款）"
         if who == "independent" and self._vendors_own(ran_in):
-            who = "owner"  # "两边的成绩都是各自厂商自己提交、自己跑的": published by a third party, run by each maker
+            # "两边的成绩都是各自厂商自己提交、自己跑的": published by a third party, run by each maker
+            who = "owner"
         if who and (self._left_out(ran_in) or self._log_review(ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
