@@ -62,8 +62,7 @@ class FigureReading:
             match = next((m for m in pattern.finditer(text) if not _comparands(text, m)), None)
             if match and self._done(number, match.start()):
                 scale = 1 if kind.endswith("tokens") else 1024
-                given = match.group("i") or match.groupdict().get("i2") or ""
-                stated["isl"] = round(float(given.replace(",", "")) * scale)
+                stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
                 if kind.startswith("io"):
                     stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
                 break
@@ -685,9 +684,15 @@ WORKLOAD = [
     (
         re.compile(
             r"(?:输入|上下文)[^，,。;；\d]{0,6}从\s*\d+(?:\.\d+)?\s*k\s*(?:拉|提|加|增|扩|放)?(?:长|大|高)?"
-            r"(?:到|至)\s*(?P<i>\d+(?:\.\d+)?)\s*k"
-            r"|\b(?:inputs?|prompts?|contexts?)\s+(?:[\w-]+\s+){0,3}?from\s+\d+(?:\.\d+)?\s*k\s+"
-            r"(?:tokens?\s+)?to\s+(?P<i2>\d+(?:\.\d+)?)\s*k",
+            r"(?:到|至)\s*(?P<i>\d+(?:\.\d+)?)\s*k",
+            re.I,
+        ),
+        "i",
+    ),
+    (
+        re.compile(
+            r"\b(?:inputs?|prompts?|contexts?)\s+(?:[\w-]+\s+){0,3}?from\s+\d+(?:\.\d+)?\s*k\s+"
+            r"(?:tokens?\s+)?to\s+(?P<i>\d+(?:\.\d+)?)\s*k",
             re.I,
         ),
         "i",

@@ -85,28 +85,20 @@ class PartyReading:
             )
         if full and ONE_MODEL.search(self.text):
             full = False  # "完整复现了一遍 … 模型：DeepSeek R1（仅此一款）"
-        if who == "independent" and self._vendors_own(ran_in):
+        if who == "independent" and self._told_in(VENDORS_OWN, ran_in):
             # "两边的成绩都是各自厂商自己提交、自己跑的": published by a third party, run by each maker
             who = "owner"
-        if who and (self._left_out(ran_in) or self._log_review(ran_in)):
+        if who and (self._left_out(ran_in) or self._told_in(LOG_REVIEW, ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
             return "", False, {}
         return who, full, conditions
 
-    def _vendors_own(self, within: set[int]) -> bool:
-        """Do the stories a run is reported in say each maker ran its own entry (a benchmark body
-        publishing vendors' submissions)?"""
+    def _told_in(self, pattern: re.Pattern, within: set[int]) -> bool:
+        """Does a sentence of the stories a run is reported in say what `pattern` finds (a review
+        of the owner's logs, each maker running its own entry)?"""
         return any(
-            VENDORS_OWN.search(read.sentence.text)
-            for number, read in enumerate(self.analysed)
-            if self.sections[number] in within
-        )
-
-    def _log_review(self, within: set[int]) -> bool:
-        """Do the stories a run is reported in say it was a review of the owner's logs?"""
-        return any(
-            LOG_REVIEW.search(read.sentence.text)
+            pattern.search(read.sentence.text)
             for number, read in enumerate(self.analysed)
             if self.sections[number] in within
         )
