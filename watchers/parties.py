@@ -626,6 +626,17 @@ class PartyReading:
             out.append((at, kind))
         return out
 
+    def _named_since(self, sentence: str, start: int, end: int) -> bool:
+        """Does a firm's name (not the owner's, not a device's) stand between `start` and `end`?"""
+        for m in FIRM_NAME.finditer(sentence, start, end):
+            if m.start() == start or any(
+                p is not None and p.match(sentence, m.start())
+                for p in (self.subject.owner, self.subject.names, self.subject.others)
+            ):
+                continue
+            return True
+        return False
+
     def _firm_before(self, sentence: str, at: int, found: list[tuple[int, str]]) -> bool:
         """Is the owner word at `at` "the company" after a firm the sentence names?"""
         return (
@@ -697,7 +708,10 @@ class PartyReading:
                     and not WE.match(m.group(0))  # "我们在自己采购的服务器上": the writer's own
                     and any(o < m.start() for o in owners)
                     and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
-                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back)
+                    and not self._named_since(masked, max(owners), m.start())
+                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back;
+                    # "…at OpenAI's lab, SemiAnalysis has put the two on its own benches and
+                    # measured them itself": a firm named since the owner is who "itself" is)
                     parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
                 elif (
                     kind == "independent"
@@ -1252,6 +1266,7 @@ def firm_name(more: int) -> str:
     )
 
 
+FIRM_NAME = re.compile(firm_name(1))
 NAME_WORD_BEFORE = re.compile(r"(?-i:[A-Z][\w&'’-]*)\s+$")
 WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
 
@@ -1269,7 +1284,7 @@ NAMED_RUNNER = re.compile(
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|clocked|timed"
     r"|repeated|replicated|reproduced|(?<=has )run|(?<=have )run|(?<=had )run|(?<=now )run"
-    r"|clocks|measures|re-?tests|re-?runs|re-?measures)\b"
+    r"|clocks|measures|re-?tests|re-?runs|re-?measures|benches|benched)\b"
     r"(?!:|\s+at\b)"  # "DeepSeek V4 ran at 21,300" is a model's figure
 )
 
@@ -1314,6 +1329,8 @@ OBJECT_GAP = re.compile(r"\s*(?:(?:the|its|an?|[\w-]+(?:'s|’s))\s+)?", re.I)
 
 SAID_RUNNER = re.compile(
     rf"(?P<name>{firm_name(0)})"
+    # (or its team: "Hugging Face's inference team says it has run …")
+    r"(?:(?:'s|’s)\s+(?:[\w-]+\s+)?(?:team|group|engineers|lab|unit|division))?"
     r"\s+(?:said|says|announced|reported|wrote)\s+(?:[\w-]+\s+){0,3}?(?:that\s+)?(?:it|they)\s+"
     r"(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|just\s+|finally\s+|since\s+)?"
     r"(?:ran|re-?ran|re-?run|measured|re-?measured|tested|re-?tested|benchmarked|operated|repeated)\b"
