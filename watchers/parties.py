@@ -626,10 +626,11 @@ class PartyReading:
             out.append((at, kind))
         return out
 
-    def _named_since(self, sentence: str, start: int, end: int) -> bool:
-        """Does a firm's name (not the owner's, not a device's) stand between `start` and `end`?"""
+    def _named_since(self, sentence: str, start: int, end: int, inclusive: bool = False) -> bool:
+        """Does a firm's name (not the owner's, not a device's) stand after `start` (or at it,
+        `inclusive`) and before `end`?"""
         for m in FIRM_NAME.finditer(sentence, start, end):
-            if m.start() == start or any(
+            if (m.start() == start and not inclusive) or any(
                 p is not None and p.match(sentence, m.start())
                 for p in (self.subject.owner, self.subject.names, self.subject.others)
             ):
@@ -747,12 +748,22 @@ class PartyReading:
         owners = [
             m.end()
             for m in self.subject.owner.finditer(before)
-            if not team or OWNERS_TEAM.match(before, m.end())
+            if (not team or OWNERS_TEAM.match(before, m.end()))
+            and not self._product_of_named_firm(before, m.start(), m.end())
         ]
         if not owners:
             return False
         firms = [m.end() for m in self.firms.finditer(before)] if self.firms is not None else []
         return not firms or firms[-1] < owners[-1]
+
+    def _product_of_named_firm(self, before: str, start: int, end: int) -> bool:
+        """Is the owner's name at [start, end) only the owner of the product that a firm named
+        earlier in its sentence acted on ("SemiAnalysis has published the first benchmark of
+        OpenAI's Jalapeño. The firm ran…": the firm is SemiAnalysis)?"""
+        if not self._names_product(before, start, end):
+            return False
+        opens = [r.sentence.start for r in self.analysed if r.sentence.start <= start]
+        return self._named_since(before, max(opens, default=0), start, inclusive=True)
 
     def _quotes_of_owner(self) -> frozenset[int]:
         """Quoted sentences the next sentence gives to the owner ("“…我们在 B0 上跑了…。”" then
