@@ -696,6 +696,8 @@ class PartyReading:
                     continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
                     parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
+                elif kind == "independent" and self._products_staff(masked, m):
+                    parties.append((m.start(), "owner"))  # "a Jalapeño engineer": the maker's
                 elif (
                     kind == "independent"
                     and owners
@@ -755,6 +757,16 @@ class PartyReading:
             return False
         firms = [m.end() for m in self.firms.finditer(before)] if self.firms is not None else []
         return not firms or firms[-1] < owners[-1]
+
+    def _products_staff(self, text: str, party: re.Match) -> bool:
+        """Is the party the product's own people ("a Jalapeño engineer", "the Jalapeño software
+        team", "Jalapeño 团队")? Its maker's staff, not an outside party."""
+        names = self.subject.names
+        if names is None or not STAFF.fullmatch(party.group(0)):
+            return False
+        before = text[max(0, party.start() - 40) : party.start()]
+        found = list(names.finditer(before))
+        return bool(found) and bool(STAFF_AFTER_NAME.fullmatch(before, found[-1].end()))
 
     def _product_of_named_firm(self, before: str, start: int, end: int) -> bool:
         """Is the owner's name at [start, end) only the owner of the product that a firm named
@@ -1523,6 +1535,12 @@ IN_HOUSE = re.compile(
     r"(?:内部|自家)(?=团队|人员|工程师|实验室)|\b(?:in-house|internal)\s+(?=team|engineers|staff|lab)",
     re.I,
 )
+# the people who make a product, named by it: "a Jalapeño engineer", "Jalapeño 团队"
+STAFF = re.compile(
+    r"(?:the\s+)?(?:team|engineers?|staff|architects?|designers?|developers?)|团队|工程师|研发团队",
+    re.I,
+)
+STAFF_AFTER_NAME = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?", re.I)
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 COMPANY_WORD = re.compile(
