@@ -227,11 +227,18 @@ class Subject:
         if self.not_context is not None and self.not_context.search(text):
             # something else of that name (a pepper, a software library, a brand): only an item
             # that also names the owner, or words only its story uses, is about the subject
-            return bool(self.owner and self.owner.search(text)) or own
+            return self._owner_named(text) or own
         return self.context is None or bool(self.context.search(text))
+
+    def _owner_named(self, text: str) -> bool:
+        """Is the owner named, not only referred to ("the company said" is any company's)?"""
+        return self.owner is not None and any(
+            not DEFINITE.match(m.group(0)) for m in self.owner.finditer(text)
+        )
 
 
 WHITESPACE = re.compile(r"\s+")
+DEFINITE = re.compile(r"the\s", re.I)
 
 
 def _needles_of(pattern) -> frozenset[str] | None:
