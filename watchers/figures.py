@@ -812,7 +812,15 @@ def _comparands(text: str, match: re.Match) -> bool:
 
 
 WORKLOAD_KINDS = [
-    ("long-context", re.compile(r"long[- ]context|long[- ]prompt|长上下文|长文本|长序列", re.I)),
+    # (not the chat mix, "the usual long-prompt, short-answer mix")
+    (
+        "long-context",
+        re.compile(
+            r"long[- ]context|long[- ]prompts?(?![,\s]+(?:and\s+)?short[- ](?:answers?|outputs?|completions?|responses?|repl(?:y|ies)))"
+            r"|长上下文|长文本|长序列",
+            re.I,
+        ),
+    ),
     ("multi-turn", re.compile(r"multi[- ]turn|multi[- ]round|多轮", re.I)),
     ("agentic", re.compile(r"\bagentic\b|\bagent (?:workloads?|traces?|tasks?)\b|智能体", re.I)),
 ]

@@ -540,6 +540,10 @@ class PartyReading:
         # a party in a possessive before a thing ("SemiAnalysis's agent benchmark", "the Chinese
         # lab's newest model") is not the one who measured
         doers = [p for p in before if not _possessed(sentence, p[0], at)] or before
+        # a party inside an aside on the doer is not the doer ("A group at Illinois, which got
+        # boards through OpenAI's access program, posted its own runs")
+        asides = [(m.start(), m.end()) for m in ASIDE.finditer(masked, 0, at)]
+        doers = [p for p in doers if not any(a < p[0] < b for a, b in asides)] or doers
         agent = doers[-1][1] if doers else None
         if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
             # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
@@ -1626,6 +1630,7 @@ THE_COMPANY = re.compile(
 )
 
 
+ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
 # configuration we used last August", "沿用 8 月的配置")
