@@ -624,6 +624,8 @@ class Reading(PartyReading, FigureReading):
         for earlier in range(number - 1, self.sections[number] - 1, -1):
             if listed and LIST_LINE.match(self.analysed[earlier].sentence.text):
                 continue  # a list's items each go back to its lead, not to the item before
+            if self.mentions[earlier] and self._comparators_aside(earlier):
+                continue  # "对照的 GB200、GB300 也由团队重跑。": the story stays on the subject
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
             if MARKDOWN_HEADING.match(self.analysed[earlier].sentence.text):
@@ -641,6 +643,16 @@ class Reading(PartyReading, FigureReading):
         if after >= len(self.analysed) or self.sections[after] != self.sections[number]:
             return False
         return bool(self.mentions[after]) and self.mentions[after][0].ours
+
+    def _comparators_aside(self, number: int) -> bool:
+        """Does a sentence with no figure name only other devices, called the comparators ("The
+        comparator GB300s were re-run in the same hall too")?"""
+        text = self.analysed[number].sentence.text
+        return (
+            not any(m.ours for m in self.mentions[number])
+            and bool(COMPARATOR_ROLE.search(text))
+            and not quantities(text)
+        )
 
     def _left_topic(self, number: int) -> Mention:
         """The device a sentence leaves the story on: the first one named in its last clause that
@@ -933,6 +945,9 @@ def _matches(patterns, part: str, terms):
 # an appositive (", the second stepping,") or a relative clause between commas (", which it had
 # targeted for the second half of 2026,")
 ASIDE = re.compile(r"\s*(?:the|a|an|its|their|which|who)\s", re.I)
+COMPARATOR_ROLE = re.compile(
+    r"对照(?:的|组|系统|机型)|\bcomparators?\b|\bcomparison systems?\b", re.I
+)
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic

@@ -522,7 +522,7 @@ class FigureReading:
             if metric.cues is None:
                 defaults.append(metric)
                 continue
-            if metric.wide and metric.cues.search(text):
+            if metric.wide and metric.cues.search(_part_of(text, quantity)):
                 return metric
             distance = _nearest(metric.cues, window, quantity.start - start)
             if distance is not None and (best_distance is None or distance < best_distance):
@@ -810,6 +810,16 @@ def _comparands(text: str, match: re.Match) -> bool:
         and DIFFERENT_AFTER.match(text, match.end())
     )
 
+
+def _part_of(text: str, quantity: Quantity) -> str:
+    """The stretch of a sentence between semicolons that holds the figure ("峰值 1.87 万；在等交互
+    口径下 1.14 万": the second stretch's condition is not the first figure's)."""
+    start = max((m.end() for m in SEMICOLONS.finditer(text, 0, quantity.start)), default=0)
+    end = SEMICOLONS.search(text, quantity.end)
+    return text[start : end.start() if end else len(text)]
+
+
+SEMICOLONS = re.compile(r"[;；]")
 
 WORKLOAD_KINDS = [
     # (not the chat mix, "the usual long-prompt, short-answer mix")
