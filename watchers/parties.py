@@ -334,6 +334,8 @@ class PartyReading:
                 and not PARTY_NOUN.match(text, verb.end())  # "第三方测试机构", "a testing firm"
                 # bring-up: "booting on the first day and running a model on the third"
                 and not BRING_UP.search(text, max(0, verb.start() - 60), verb.start())
+                # a person's line of work: "a researcher who runs inference benchmarks at …"
+                and not LINE_OF_WORK.search(text, max(0, verb.start() - 40), verb.start())
             ]
             self._verbs_in[number] = found
         return found
@@ -388,6 +390,8 @@ class PartyReading:
             return "owner" if new else ""
         kinds: set[str] = set()
         for earlier in range(number - 1, max(-1, number - 4), -1):  # the nearest that names one
+            if not self._verbs(earlier) and SAYS_ONLY.search(self.analysed[earlier][0].text):
+                continue  # "SemiAnalysis says so plainly.": who says it, not who ran "the runs"
             kinds = {
                 kind
                 for where, kind in self._parties(self.analysed[earlier][0].text, earlier)
@@ -1630,6 +1634,14 @@ THE_COMPANY = re.compile(
 )
 
 
+LINE_OF_WORK = re.compile(
+    r"\b(?:who|that)\s+(?:also\s+)?(?:runs|leads|heads|oversees|manages|directs|tracks|covers|studies)\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+SAYS_ONLY = re.compile(
+    r"^\W*\S+(?:\s+\S+){0,3}\s+(?:says|said|wrote|writes|notes|noted|adds|added)\b[^.;]{0,30}[.!]?\s*$|^\S{2,12}(?:表示|称|说)",
+    re.I,
+)
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
