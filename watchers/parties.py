@@ -336,6 +336,8 @@ class PartyReading:
                 and not BRING_UP.search(text, max(0, verb.start() - 60), verb.start())
                 # a person's line of work: "a researcher who runs inference benchmarks at …"
                 and not LINE_OF_WORK.search(text, max(0, verb.start() - 40), verb.start())
+                # a track record: "a laboratory that has tested most of the accelerators on the market"
+                and not TRACK_RECORD.match(text, verb.end())
             ]
             self._verbs_in[number] = found
         return found
@@ -397,7 +399,11 @@ class PartyReading:
                 for where, kind in self._parties(self.analysed[earlier][0].text, earlier)
                 # "在第三方复测出来之前": nobody ran anything; a correction's withdrawn sentence
                 # still names who measured ("误写为 7.9 万…经核实，实测值为 8.9 万")
-                if self._done(earlier, where) or self.asserted(earlier, where) == "retracted"
+                if (self._done(earlier, where) or self.asserted(earlier, where) == "retracted")
+                and not (
+                    kind == "independent"
+                    and BENCHMARK_OWNED.match(self.analysed[earlier][0].text, where)
+                )  # "Measured on SemiAnalysis's InferenceX benchmark": not who ran it
             }
             if kinds:
                 break
@@ -543,7 +549,9 @@ class PartyReading:
         after = sorted(p for p in parties if at < p[0] <= at + 60)
         # a party in a possessive before a thing ("SemiAnalysis's agent benchmark", "the Chinese
         # lab's newest model") is not the one who measured
-        doers = [p for p in before if not _possessed(sentence, p[0], at)] or before
+        doers = [p for p in before if not _possessed(sentence, p[0], at)] or [
+            p for p in before if p[1] != "independent" or not BENCHMARK_OWNED.match(sentence, p[0])
+        ]
         # a party inside an aside on the doer is not the doer ("A group at Illinois, which got
         # boards through OpenAI's access program, posted its own runs")
         asides = [(m.start(), m.end()) for m in ASIDE.finditer(masked, 0, at)]
@@ -1634,12 +1642,21 @@ THE_COMPANY = re.compile(
 )
 
 
+TRACK_RECORD = re.compile(
+    r"\s+(?:most|all|many|dozens|hundreds|scores|every|each|nearly every|almost every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:accelerators?|chips?|gpus?|systems?|parts?|hardware|devices?)\b",
+    re.I,
+)
 LINE_OF_WORK = re.compile(
     r"\b(?:who|that)\s+(?:also\s+)?(?:runs|leads|heads|oversees|manages|directs|tracks|covers|studies)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
 SAYS_ONLY = re.compile(
     r"^\W*\S+(?:\s+\S+){0,3}\s+(?:says|said|wrote|writes|notes|noted|adds|added)\b[^.;]{0,30}[.!]?\s*$|^\S{2,12}(?:表示|称|说)",
+    re.I,
+)
+# the owner of the benchmark a run used is not who ran it: "Measured on SemiAnalysis's InferenceX benchmark"
+BENCHMARK_OWNED = re.compile(
+    r"[\w.&-]+(?:\s+[\w.&-]+){0,2}?['’]s\s+(?:[\w-]+\s+){0,2}(?:benchmark|suite|harness|test suite|leaderboard)s?\b",
     re.I,
 )
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
