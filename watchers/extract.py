@@ -29,6 +29,7 @@ from watchers.context import (
     under_headings,
 )
 from watchers.figures import (
+    COMPARED_WITH,
     COMPARISON,
     HEARSAY,
     LIST_LINE,
@@ -587,7 +588,13 @@ class Reading(PartyReading, FigureReading):
         if before:
             last = before[-1]
             if not last.ours and last.start >= clause.start:
-                return False
+                # "Jalapeño's speed-up over the comparators was 1.8 to 3.9 times": the other side
+                # of a comparison the subject leads in this clause
+                return any(m.ours and m.start >= clause.start for m in before) and bool(
+                    COMPARED_WITH.search(
+                        sentence.text[max(clause.start, last.start - 24) : last.start]
+                    )
+                )
             if last.ours:
                 return True
             if SEMICOLON.search(sentence.text, last.end, position):

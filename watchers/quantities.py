@@ -85,7 +85,10 @@ BEFORE = [
 ]  # fmt: skip
 PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
 COMPARATOR_BEFORE = re.compile(
-    r"(?:vs\.?|versus|对|比|against|compared (?:with|to)|relative to|from|从|由|than|instead of)\s*(?:the\s+)?(?:\w+'s\s+)?$"
+    # (not a span: "ranged from 1.8 to 3.9 times", "anywhere from")
+    r"(?:vs\.?|versus|对|比|against|compared (?:with|to)|relative to"
+    r"|(?<!\brange )(?<!\branges )(?<!\branged )(?<!\branging )(?<!\bvaried )(?<!\bvaries )(?<!\banywhere )(?<!\bspans )(?<!\bspanned )from"
+    r"|从|由|than|instead of)\s*(?:the\s+)?(?:\w+'s\s+)?$"
     # the second of a pair on the other side: "against 1.80 and 5.31 seconds"
     r"|(?:vs\.?|versus|对|比|against|compared (?:with|to))\s*[\d.,]+\s*(?:and|,|、|和)\s*$",
     re.I,
