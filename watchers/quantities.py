@@ -57,7 +57,8 @@ NOT_WORKLOAD = (
     r"(?!\s+(?:in|out|of\s+(?:input|output|prompt|context)|input|output|prompt|context)\b"
     r"|\s*(?:输入|输出|上下文))"
 )
-TOKENS_ALONE = rf"{TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b){NOT_WORKLOAD}"
+# (not "1,000 output tokens", a workload's size: output throughput says per second)
+TOKENS_ALONE = rf"(?!output\s){TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b){NOT_WORKLOAD}"
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [
     ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
