@@ -160,6 +160,9 @@ FLOORS = [
     ("persimmon", 0.95, 0.8),
     ("yellowwood", 0.94, 0.64),
     ("silverbell", 0.94, 0.85),
+    ("basswood", 0.95, 0.84),
+    ("yellowhorn", 0.98, 0.72),
+    ("ironwood", 0.96, 0.87),
 ]
 
 
