@@ -492,7 +492,15 @@ class PartyReading:
             # noun, and what follows it is a clause of its own)
             and not NOUN_BEFORE.search(text, max(0, at - 30), at)
         ):
-            return object_[0].ours  # "the lab measured Jalapeño at 81.6 million": its object
+            # "the lab measured Jalapeño at 81.6 million": its object; "put a Rubin system and a
+            # Jalapeño system through the same run": both, the subject among them
+            paired = [
+                m
+                for m in self.mentions[number]
+                if object_[0].end < m.start <= object_[0].end + 40
+                and OBJECT_PAIR.fullmatch(text, object_[0].end, m.start)
+            ]
+            return object_[0].ours or any(m.ours for m in paired)
         # "We had no access to a Jalapeño system, so we re-measured the comparator": a
         # negated stretch before the run names what was not run
         stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
@@ -1657,6 +1665,10 @@ SAYS_ONLY = re.compile(
 # the owner of the benchmark a run used is not who ran it: "Measured on SemiAnalysis's InferenceX benchmark"
 BENCHMARK_OWNED = re.compile(
     r"[\w.&-]+(?:\s+[\w.&-]+){0,2}?['’]s\s+(?:[\w-]+\s+){0,2}(?:benchmark|suite|harness|test suite|leaderboard)s?\b",
+    re.I,
+)
+OBJECT_PAIR = re.compile(
+    r"[\w\s-]{0,20}?\s(?:and|&)\s(?:an?\s|the\s|its\s)?(?:[\w'’-]+\s){0,2}|\s*(?:和|与|以及|、)\s*",
     re.I,
 )
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
