@@ -164,7 +164,14 @@ class PartyReading:
                 continue  # a timeline's other entry: "Feb 2027 — … It has no Jalapeño hardware."
             text = self.analysed[number][0].text
             for m in mentions:
-                if stepping is not None and stepping.fullmatch(text[m.start : m.end]):
+                if (
+                    stepping is not None
+                    and (
+                        stepping.fullmatch(text[m.start : m.end])
+                        # "they did not test Jalapeño's B0 stepping": the next one, not the run's
+                        or stepping.match(STEPPING_OF.sub("", text[m.end : m.end + 24], count=1))
+                    )
+                ):
                     continue
                 before = text[max(0, m.start - 40) : m.start]
                 if m.ours and (
@@ -786,7 +793,12 @@ class PartyReading:
         """Is the party the product's own people ("a Jalapeño engineer", "the Jalapeño software
         team", "Jalapeño 团队")? Its maker's staff, not an outside party."""
         names = self.subject.names
-        if names is None or not STAFF.fullmatch(party.group(0)):
+        if names is None:
+            return False
+        lead = names.match(party.group(0))  # "the Jalapeño team", found as a named team
+        if lead and STAFF.fullmatch(party.group(0)[lead.end() :].strip()):
+            return True
+        if not STAFF.fullmatch(party.group(0)):
             return False
         before = text[max(0, party.start() - 40) : party.start()]
         found = list(names.finditer(before))
@@ -1671,6 +1683,7 @@ OBJECT_PAIR = re.compile(
     r"[\w\s-]{0,20}?\s(?:and|&)\s(?:an?\s|the\s|its\s)?(?:[\w'’-]+\s){0,2}|\s*(?:和|与|以及|、)\s*",
     re.I,
 )
+STEPPING_OF = re.compile(r"^\s*(?:['’]s|的)?\s*")
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
