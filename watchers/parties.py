@@ -648,7 +648,9 @@ class PartyReading:
             return found
         out = []
         for at, kind in found:
-            if kind == "independent" and IN_HOUSE.search(sentence, max(0, at - 8), at + 2):
+            if kind == "independent" and self._outsiders_own(sentence, at):
+                pass  # "由中心自己的工程师": the centre's own people, whoever the centre is
+            elif kind == "independent" and IN_HOUSE.search(sentence, max(0, at - 8), at + 2):
                 kind = "owner"  # "测试由内部团队完成", "run by the in-house team": the owner's own
             elif kind == "independent" and _bare(sentence, at):
                 kind = self._antecedent(number, at, found)
@@ -680,6 +682,11 @@ class PartyReading:
                 if where < at
             )
         )
+
+    def _outsiders_own(self, sentence: str, at: int) -> bool:
+        """Is a bare party an outside party's own people ("由中心自己的工程师", "the centre's own
+        engineers"), not the owner's, whoever was named last?"""
+        return bool(OWN_PEOPLE.search(sentence, max(0, at - 24), at))
 
     def _antecedent(self, number: int, at: int, found: list[tuple[int, str]]) -> str:
         """The kind of the party a bare one refers to: the first named earlier in its sentence,
@@ -729,6 +736,8 @@ class PartyReading:
                     parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
                 elif kind == "independent" and self._products_staff(masked, m):
                     parties.append((m.start(), "owner"))  # "a Jalapeño engineer": the maker's
+                elif kind == "independent" and self._outsiders_own(masked, m.start()):
+                    parties.append((m.start(), kind))  # "由中心自己的工程师": the centre's own
                 elif (
                     kind == "independent"
                     and owners
@@ -1359,7 +1368,10 @@ CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b"
 SET_AGAINST = re.compile(r"\b(?:rather than|instead of|not just|not merely)\s+$", re.I)
 # a spot check set against the party's own run: "与 8 月只是在现场见证不同", "rather than watching"
 UNLIKE_BEFORE = re.compile(
-    r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b",
+    r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b"
+    # "去年他们只是在现场见证，而这一次…亲手跑了", "last year it only watched; this time it ran"
+    r"|只是[^。；]{0,60}[，,]\s*(?:而|但|不过)?\s*(?:这一次|这次|此次|如今)"
+    r"|\bonly (?:watched|witnessed|observed)\b[^.]{0,80}\bthis time\b",
     re.I,
 )
 
@@ -1684,6 +1696,12 @@ OBJECT_PAIR = re.compile(
     re.I,
 )
 STEPPING_OF = re.compile(r"^\s*(?:['’]s|的)?\s*")
+# an outside party's own people: "由中心自己的工程师", "the centre's own engineers"
+OWN_PEOPLE = re.compile(
+    r"((?:中心|实验室|大学|学院|机构|研究所|研究院|课题组|联盟))(?:自己|自家)的\s*$"
+    r"|\b((?:lab|laboratory|centre|center|university|institute|consortium))['’]s own\s+$",
+    re.I,
+)
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
