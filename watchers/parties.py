@@ -489,6 +489,8 @@ class PartyReading:
             return False  # only what was said of it stands before the run: something else ran
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
+        if COMPARING.match(text, at) and any(m.ours for m in mentions):
+            return True  # "在 Rubin 机柜和 Jalapeño 测试板上…做了对比": a comparison runs both
         verb_end = VERB_WORD.match(text, at)
         right = verb_end.end() if verb_end else at
         object_ = [m for m in self.mentions[number] if right <= m.start <= right + 12]
@@ -1700,6 +1702,10 @@ STEPPING_OF = re.compile(r"^\s*(?:['’]s|的)?\s*")
 OWN_PEOPLE = re.compile(
     r"((?:中心|实验室|大学|学院|机构|研究所|研究院|课题组|联盟))(?:自己|自家)的\s*$"
     r"|\b((?:lab|laboratory|centre|center|university|institute|consortium))['’]s own\s+$",
+    re.I,
+)
+COMPARING = re.compile(
+    r"(?:做|进行)了?(?:一次|一轮|一组)?(?:对比|比较|对测|横评)|对比了|比较了|横评了|\b(?:compared|pitted|benchmarked (?:them|both) against each other)\b",
     re.I,
 )
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
