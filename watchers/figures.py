@@ -322,7 +322,9 @@ class FigureReading:
         1.24 s")? The rest of the withdrawn sentence stays withdrawn."""
         sentence = self.analysed[number].sentence
         clause = sentence.clause_at(quantity.start)
-        return bool(CORRECT_VALUE.search(sentence.text, clause.start, quantity.start))
+        return bool(CORRECT_VALUE.search(sentence.text, clause.start, quantity.start)) or bool(
+            CORRECTED_AFTER.match(sentence.text, quantity.end)
+        )  # "measured 1.21 seconds …, not 1.12 seconds as originally reported"
 
     def _said_before(self, number: int) -> tuple[str, float] | None:
         """The denominator the sentence before gave its throughput, for a bare one in this sentence
@@ -1144,12 +1146,19 @@ COMPARED_ZH = re.compile(r"(?:比|较|相较于|相比于)[^，,。；;:：比]{
 RAN_KEYS = frozenset({"workload", "silicon", "mtp"})  # what a measured figure says its run was
 
 
+# a correction's word for the figure the earlier report got wrong: "…, not 1.12 seconds as
+# originally reported"
+NOT_AS_REPORTED = (
+    r",\s*not\s+[\d.,]+\s*\w*\s+as\s+(?:originally|previously|first|earlier|initially)\s+"
+    r"(?:reported|stated|published|written|given)\b"
+)
 CORRECT_VALUE = re.compile(
     r"正确(?:的)?(?:数字|数据|数值|值|结果)?(?:应)?(?:为|是)|应为|实为|实际(?:上)?为|实测值(?:应)?为"
     r"|\b(?:the )?(?:correct|right|actual) (?:figure|number|value|result) (?:is|was)\b"
-    r"|\bshould (?:have )?(?:read|said|been)\b",
+    r"|\bshould (?:have )?(?:read|said|been)\b|" + NOT_AS_REPORTED,
     re.I,
 )
+CORRECTED_AFTER = re.compile(r"[^;]{0,100}?" + NOT_AS_REPORTED, re.I)
 
 
 MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测", re.I)

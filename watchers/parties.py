@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from watchers.context import NOT_FACT, PLANNED, heading_line, statuses
-from watchers.figures import OTHER_MODELS, _merge
+from watchers.figures import CORRECT_VALUE, NOT_AS_REPORTED, OTHER_MODELS, _merge
 from watchers.quantities import quantities
 
 
@@ -229,7 +229,10 @@ class PartyReading:
                 continue
             if at >= clause.end:
                 break
-            if self.asserted(number, at) is not None or not self._measures_subject(number, at):
+            status = self.asserted(number, at)
+            if status == "retracted" and _gives_right_figure(text):
+                status = None  # "将该团队实测的…误写为 0.47，正确数字为 0.72": the run stands
+            if status is not None or not self._measures_subject(number, at):
                 continue
             if self._denied_within(number, verb):
                 continue  # "此次发布不包含新的测试结果": the phrase itself says there is none
@@ -561,7 +564,13 @@ class PartyReading:
         """Who measured: the last party named before the measuring word, or after "by" (a party
         in a negated stretch, "第三方复测还没跟上", measured nothing)."""
         masked = _mask_independence(sentence)
-        parties = [p for p in self._parties(sentence, number) if self._stated(number, p[0])]
+        corrected = _gives_right_figure(sentence)  # a correction's sentence names who ran it
+        parties = [
+            p
+            for p in self._parties(sentence, number)
+            if self._stated(number, p[0])
+            or (corrected and self.asserted(number, p[0]) == "retracted")
+        ]
         before = sorted(p for p in parties if p[0] <= at)
         after = sorted(p for p in parties if at < p[0] <= at + 60)
         # a party in a possessive before a thing ("SemiAnalysis's agent benchmark", "the Chinese
@@ -1064,6 +1073,14 @@ def _in_name(text: str, at: int) -> bool:
         return True  # "Cascade Benchmarking Consortium", whatever else the line capitalises
     words = WORD.findall(text)
     return sum(w[0].isupper() for w in words) * 2 <= len(words)
+
+
+def _gives_right_figure(text: str) -> bool:
+    """Does a correction's sentence give the right figure ("正确数字为 0.72 毫秒", "measured 1.21
+    seconds, not 1.12 seconds as originally reported"), not only withdraw ("实为预估值")?"""
+    return any(FIGURE_NEXT.match(text, m.end()) for m in CORRECT_VALUE.finditer(text)) or bool(
+        re.search(NOT_AS_REPORTED, text, re.I)
+    )
 
 
 def _possessed(text: str, party: int, verb: int) -> bool:
@@ -1708,6 +1725,7 @@ COMPARING = re.compile(
     r"(?:做|进行)了?(?:一次|一轮|一组)?(?:对比|比较|对测|横评)|对比了|比较了|横评了|\b(?:compared|pitted|benchmarked (?:them|both) against each other)\b",
     re.I,
 )
+FIGURE_NEXT = re.compile(r"\s*(?:约|大约|about\s+|roughly\s+)?(?:每(?:千瓦|兆瓦|秒)\s*)?[\d.,]*\d")
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
