@@ -1153,7 +1153,9 @@ RERUN = re.compile(
 OWNERS_WORK = re.compile(
     r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
     r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
-    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准)",
+    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准)"
+    # "按 OpenAI 描述的方法": what the owner described, not a run of its own
+    r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的",
     re.I,
 )
 
@@ -1571,7 +1573,7 @@ SUPPLIER = re.compile(
 BARE_PARTY = re.compile(
     r"(?:(?:hardware|chip|silicon|systems|engineering|performance|perf|compiler|software|research"
     r"|benchmarking)\s+(?=team|group|engineer))?"
-    r"(?:lab|labs|laboratory|team|teams|groups?|engineers?|researchers?|testers?|firm|staff|submitter)\b|团队|实验室|工程师|研究人员"
+    r"(?:lab|labs|laboratory|team|teams|groups?|engineers?|researchers?|testers?|firm|staff|submitter)\b|团队|实验室|工程师|研究人员|小组|组"
     r"|负责人",
     re.I,
 )
