@@ -580,8 +580,7 @@ class PartyReading:
         ]
         # a party inside an aside on the doer is not the doer ("A group at Illinois, which got
         # boards through OpenAI's access program, posted its own runs")
-        asides = [(m.start(), m.end()) for m in ASIDE.finditer(masked, 0, at)]
-        doers = [p for p in doers if not any(a < p[0] < b for a, b in asides)] or doers
+        doers = [p for p in doers if not _in_aside(masked, p[0], at)] or doers
         agent = doers[-1][1] if doers else None
         if before and SUBJECT_PRONOUN.search(masked, before[-1][0], at):
             # "Nimbus is one of the clouds OpenAI let in, and it published…": "it" is the subject
@@ -760,10 +759,10 @@ class PartyReading:
                     kind == "independent"
                     and REFLEXIVE.search(m.group(0))
                     and not WE.match(m.group(0))  # "我们在自己采购的服务器上": the writer's own
-                    and any(o < m.start() for o in owners)
+                    and any(o < m.start() and not _in_aside(masked, o, m.start()) for o in owners)
                     and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
                     and not self._named_since(masked, max(owners), m.start())
-                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back;
+                ):  # (not "SemiAnalysis, which only watched OpenAI's runs, this time ran it itself")  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back;
                     # "…at OpenAI's lab, SemiAnalysis has put the two on its own benches and
                     # measured them itself": a firm named since the owner is who "itself" is)
                     parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
@@ -1081,6 +1080,11 @@ def _gives_right_figure(text: str) -> bool:
     return any(FIGURE_NEXT.match(text, m.end()) for m in CORRECT_VALUE.finditer(text)) or bool(
         re.search(NOT_AS_REPORTED, text, re.I)
     )
+
+
+def _in_aside(text: str, at: int, end: int) -> bool:
+    """Is `at` inside a "which …" or "who …" aside that closes before `end`?"""
+    return any(a < at < b <= end for a, b in (m.span() for m in ASIDE.finditer(text, 0, end)))
 
 
 def _possessed(text: str, party: int, verb: int) -> bool:
