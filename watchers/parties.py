@@ -1699,14 +1699,17 @@ THE_COMPANY = re.compile(
 )
 
 
+# what a lab has tested over the years, not a run: "has tested most of the accelerators on the market"
 TRACK_RECORD = re.compile(
     r"\s+(?:most|all|many|dozens|hundreds|scores|every|each|nearly every|almost every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:accelerators?|chips?|gpus?|systems?|parts?|hardware|devices?)\b",
     re.I,
 )
+# a person's line of work before a measuring word: "a researcher who runs inference benchmarks"
 LINE_OF_WORK = re.compile(
     r"\b(?:who|that)\s+(?:also\s+)?(?:runs|leads|heads|oversees|manages|directs|tracks|covers|studies)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
+# a sentence that only says who says so: "SemiAnalysis says so plainly."
 SAYS_ONLY = re.compile(
     r"^\W*\S+(?:\s+\S+){0,3}\s+(?:says|said|wrote|writes|notes|noted|adds|added)\b[^.;]{0,30}[.!]?\s*$|^\S{2,12}(?:表示|称|说)",
     re.I,
@@ -1716,10 +1719,12 @@ BENCHMARK_OWNED = re.compile(
     r"[\w.&-]+(?:\s+[\w.&-]+){0,2}?['’]s\s+(?:[\w-]+\s+){0,2}(?:benchmark|suite|harness|test suite|leaderboard)s?\b",
     re.I,
 )
+# two devices joined as one object: "a Rubin system and an OpenAI Jalapeño system"
 OBJECT_PAIR = re.compile(
     r"[\w\s-]{0,20}?\s(?:and|&)\s(?:an?\s|the\s|its\s)?(?:[\w'’-]+\s){0,2}|\s*(?:和|与|以及|、)\s*",
     re.I,
 )
+# the possessive between the subject and a stepping: "Jalapeño's B0", "Jalapeño 的 B0"
 STEPPING_OF = re.compile(r"^\s*(?:['’]s|的)?\s*")
 # an outside party's own people: "由中心自己的工程师", "the centre's own engineers"
 OWN_PEOPLE = re.compile(
@@ -1727,11 +1732,14 @@ OWN_PEOPLE = re.compile(
     r"|\b((?:lab|laboratory|centre|center|university|institute|consortium))['’]s own\s+$",
     re.I,
 )
+# a run that compares what it names: "做了对比", "pitted them against each other"
 COMPARING = re.compile(
     r"(?:做|进行)了?(?:一次|一轮|一组)?(?:对比|比较|对测|横评)|对比了|比较了|横评了|\b(?:compared|pitted|benchmarked (?:them|both) against each other)\b",
     re.I,
 )
+# a figure right after a correction's word: "正确数字为 0.72"
 FIGURE_NEXT = re.compile(r"\s*(?:约|大约|about\s+|roughly\s+)?(?:每(?:千瓦|兆瓦|秒)\s*)?[\d.,]*\d")
+# a ", which …," or ", who …," aside on the party before it
 ASIDE = re.compile(r"[,，]\s*(?:which|who)\b[^,;，；]{0,160}[,，]", re.I)
 PRONOUN_AFTER_BREAK = re.compile(r"[;；]\s*(?:they|he|she)\s+(?:\w+\s+)?$", re.I)
 # a run said to be new ("We've now run"), and a run on a setup dated to the first one ("the same
