@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from watchers.context import NOT_FACT, PLANNED, heading_line, statuses
-from watchers.figures import CORRECT_VALUE, NOT_AS_REPORTED, OTHER_MODELS, _merge
+from watchers.figures import CORRECT_VALUE, CORRECTED_AFTER, OTHER_MODELS, _merge
 from watchers.quantities import quantities
 
 
@@ -658,11 +658,14 @@ class PartyReading:
             return found
         out = []
         for at, kind in found:
-            if kind == "independent" and self._outsiders_own(sentence, at):
-                pass  # "由中心自己的工程师": the centre's own people, whoever the centre is
-            elif kind == "independent" and IN_HOUSE.search(sentence, max(0, at - 8), at + 2):
+            if kind == "independent" and IN_HOUSE.search(sentence, max(0, at - 8), at + 2):
                 kind = "owner"  # "测试由内部团队完成", "run by the in-house team": the owner's own
-            elif kind == "independent" and _bare(sentence, at):
+            elif (
+                kind == "independent"
+                and _bare(sentence, at)
+                # (not "由中心自己的工程师": the centre's own people, whoever was named last)
+                and not self._outsiders_own(sentence, at)
+            ):
                 kind = self._antecedent(number, at, found)
             elif kind == "owner" and self._firm_before(sentence, at, found):
                 kind = "independent"  # "Corvane Cloud's blog says the company measured…"
@@ -762,9 +765,11 @@ class PartyReading:
                     and any(o < m.start() and not _in_aside(masked, o, m.start()) for o in owners)
                     and not NAME_BEFORE.search(masked, max(0, m.start() - 24), m.start())
                     and not self._named_since(masked, max(owners), m.start())
-                ):  # (not "SemiAnalysis, which only watched OpenAI's runs, this time ran it itself")  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back;
+                ):  # ("SemiAnalysis 自己动手": the name right before it, not the owner further back;
                     # "…at OpenAI's lab, SemiAnalysis has put the two on its own benches and
-                    # measured them itself": a firm named since the owner is who "itself" is)
+                    # measured them itself": a firm named since the owner is who "itself" is;
+                    # "SemiAnalysis, which only watched OpenAI's runs, this time ran it itself":
+                    # an owner named in an aside is not who "itself" is)
                     parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
                 elif (
                     kind == "independent"
@@ -1078,7 +1083,7 @@ def _gives_right_figure(text: str) -> bool:
     """Does a correction's sentence give the right figure ("正确数字为 0.72 毫秒", "measured 1.21
     seconds, not 1.12 seconds as originally reported"), not only withdraw ("实为预估值")?"""
     return any(FIGURE_NEXT.match(text, m.end()) for m in CORRECT_VALUE.finditer(text)) or bool(
-        re.search(NOT_AS_REPORTED, text, re.I)
+        CORRECTED_AFTER.search(text)
     )
 
 
