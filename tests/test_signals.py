@@ -163,6 +163,9 @@ FLOORS = [
     ("basswood", 0.95, 0.86),
     ("yellowhorn", 0.98, 0.79),
     ("ironwood", 0.97, 0.97),
+    ("sandalwood", 0.97, 0.86),
+    ("lacebark", 0.95, 0.60),
+    ("pawpaw", 0.92, 0.97),
 ]
 
 
