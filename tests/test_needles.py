@@ -124,9 +124,36 @@ def test_needles_learned_after_a_text_was_read_are_found_in_it():
 
 def test_narrowed_alternations_kept_are_bounded(monkeypatch):
     monkeypatch.setattr("watchers.needles._HELD", 8)
+    monkeypatch.setattr("watchers.needles._OFTEN", 0)
     words = [f"cue{n:02d}" for n in range(12)]
     alternatives = Alternatives([rf"\b{w}\b" for w in words])
     for n in range(40):  # forty texts, each holding its own set of two cue words
         text = f"{words[n % 12]} and {words[(n * 5 + 1) % 12]}"
         assert alternatives.search(text).group(0) == text.split()[0]
     assert 0 < len(alternatives._subsets) <= 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(WORDS + ["-", "x"]), max_size=12).map("".join))
+def test_parts_searched_one_by_one_or_compiled_together_match_alike(text):
+    """A few parts are searched one by one until they are asked for often enough to compile
+    together; both ways find what the whole alternation finds, empty matches included."""
+    patterns = [*PATTERNS, r"-?", r"x+|(?<=b)"]
+    alternatives = Alternatives(patterns)
+    whole = re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+    for _ in range(6):
+        for pos in range(len(text) + 1):
+            assert span(alternatives.search(text, pos)) == span(whole.search(text, pos))
+            assert span(alternatives.match(text, pos)) == span(whole.match(text, pos))
+            assert span(alternatives.fullmatch(text, pos)) == span(whole.fullmatch(text, pos))
+        assert [m.span() for m in alternatives.finditer(text)] == [
+            m.span() for m in whole.finditer(text)
+        ]
+        assert alternatives.sub("<\\g<0>>", text) == whole.sub("<\\g<0>>", text)
+        assert alternatives.sub(lambda m: m.group(0).upper(), text, 2) == whole.sub(
+            lambda m: m.group(0).upper(), text, 2
+        )
+
+
+def span(found):
+    return None if found is None else found.span()

@@ -103,6 +103,8 @@ class Alternatives:
         self.union = None if None in self.words else self.known
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
         self._kept: dict[frozenset[str], tuple[int, ...]] = {}
+        self._single: dict[int, re.Pattern] = {}
+        self._once: dict[tuple[int, ...], int] = {}
         _learn(self.known)
 
     def absent(self, found: frozenset[str]) -> bool:
@@ -135,6 +137,29 @@ class Alternatives:
             return None
         if len(keep) == len(self.parts):
             return self.full
+        found = self._subsets.get(keep)
+        if found is None and len(keep) <= _FEW and self._asked(keep):
+            return _Parts(tuple(self._part(i) for i in keep), self._subset, keep)
+        return found if found is not None else self._subset(keep)
+
+    def _asked(self, keep: tuple[int, ...]) -> bool:
+        """Are these parts still to be searched one by one? A set of parts asked for often is
+        worth compiling together."""
+        times = self._once.get(keep, 0)
+        if times < _OFTEN:
+            if len(self._once) >= _HELD:
+                self._once.clear()
+            self._once[keep] = times + 1
+        return times < _OFTEN
+
+    def _part(self, i: int) -> re.Pattern:
+        found = self._single.get(i)
+        if found is None:
+            found = self._single[i] = re.compile(self.parts[i], self.flags)
+        return found
+
+    def _subset(self, keep: tuple[int, ...]) -> re.Pattern:
+        """The compiled alternation of these parts, for what `_Parts` cannot do alone."""
         found = self._subsets.get(keep)
         if found is None:
             if len(self._subsets) >= _HELD:
@@ -172,6 +197,68 @@ class Alternatives:
         return pattern.sub(repl, text, count) if pattern is not None else text
 
 
+class _Parts:
+    """A few parts of an alternation searched one by one, each compiled once, instead of compiling
+    their alternation for every new set of parts a text keeps. The leftmost match wins, and at one
+    place the earliest part, as in the alternation itself. What one-by-one search cannot give
+    alike (an empty match, a template naming groups, `findall`'s groups) goes to the alternation."""
+
+    __slots__ = ("parts", "_joined", "_keep")
+
+    def __init__(self, parts: tuple[re.Pattern, ...], joined, keep: tuple[int, ...]):
+        self.parts, self._joined, self._keep = parts, joined, keep
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        best = None
+        for part in self.parts:
+            found = part.search(text, pos, endpos)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+        return best
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        for part in self.parts:
+            found = part.match(text, pos, endpos)
+            if found is not None:
+                return found
+        return None
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        for part in self.parts:
+            found = part.fullmatch(text, pos, endpos)
+            if found is not None:
+                return found
+        return None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        found = []
+        while pos <= min(endpos, len(text)):
+            hit = self.search(text, pos, endpos)
+            if hit is None:
+                break
+            if hit.end() == hit.start():  # an empty match: the alternation's own rules apply
+                return iter(found + list(self._joined(self._keep).finditer(text, pos, endpos)))
+            found.append(hit)
+            pos = hit.end()
+        return iter(found)
+
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        return self._joined(self._keep).findall(text, pos, endpos)
+
+    def sub(self, repl, text: str, count: int = 0) -> str:
+        if not callable(repl) and "\\" in repl:
+            return self._joined(self._keep).sub(repl, text, count)
+        out, last = [], 0
+        for n, hit in enumerate(self.finditer(text)):
+            if count and n >= count:
+                break
+            out += [text[last : hit.start()], repl(hit) if callable(repl) else repl]
+            last = hit.end()
+        return "".join(out) + text[last:]
+
+
+_OFTEN = 4  # times a set of parts is searched one by one before its alternation is compiled
+_FEW = 8  # at most this many parts kept: searched one by one rather than compiled together
 _HELD = 4096  # texts (and needle sets) remembered before starting afresh
 _KNOWN: set[str] = set()  # every needle of every Alternatives made so far
 # the automaton of every known needle, built when first asked for;
