@@ -40,16 +40,14 @@ TOKENS = r"(?:mixed\s+|output\s+|混合\s*)?(?:tok(?:en)?s?|个?\s*token|个?\s*
 PER_SECOND = (
     r"(?:\s*/\s*s(?:ec)?\b|\s*(?:per|a|each|every)\s+second|\s*/\s*秒|每秒|\s*per\s*sec\b|/s)"
 )
-PER_KW = (
-    r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
-)
+PER_KW = r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
 PER_MW = (
-    r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦"
+    r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦"
     # "81.2 million tokens per second through a megawatt's worth of accelerators"
     r"|\s*(?:through|from|out of|on)\s+(?:a|one|each|every)\s+megawatt(?:['’]s)?(?:\s+worth)?\b)"
 )
-PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:w|watt)\b|\s*每瓦|/瓦)"
-PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+joule\b|\s*每焦(?:耳)?)"
+PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:w|watt)\b|\s*每瓦|/瓦)"
+PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?joule\b|\s*每焦(?:耳)?)"
 PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single )?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
 THROUGHPUT = rf"{TOKENS}(?:\s+generated)?{PER_SECOND}?"
 # a workload's size is no throughput: "8k tokens in and 1k out", "8k tokens of input"
@@ -82,7 +80,9 @@ BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|单个用户|独占整机", re.I)),
+    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|单个用户|独占整机"
+        # one request served at a time: "with one request in flight at a time", "batch size 1"
+        r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1\b|\bconcurrency (?:of )?1\b", re.I)),
 ]  # fmt: skip
 PAIR = re.compile(r"^\s*(?:vs\.?|versus|对|比|against|over|compared (?:with|to))\s*", re.I)
 COMPARATOR_BEFORE = re.compile(
