@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
@@ -170,6 +171,14 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         if not _same_figure(held, candidate):
             found[slot] = candidate
         return
+    if (
+        candidate.mismatch == held.mismatch
+        and (candidate.measured or not held.measured)
+        and _rounded_from(held, candidate)
+    ):
+        # the headline's rounded figure, then the body's own ("缩到 48 倍" over "48.2 倍")
+        found[slot] = candidate
+        return
     if candidate.mismatch and _same_figure(held, candidate):
         # the same figure said again with its conditions ("1,318 tokens/s per user" in the
         # headline, then "at 1k input and 8k output"): they are the figure's
@@ -201,6 +210,19 @@ def _same_figure(a: Candidate, b: Candidate) -> bool:
         and isinstance(b.value, int | float)
         and a.value == b.value
     )
+
+
+def _rounded_from(held: Candidate, candidate: Candidate) -> bool:
+    """Is the figure held a rounding of the candidate's more exact one (48 of 48.2, 1.9 of 1.87)?"""
+    a, b = held.value, candidate.value
+    if not (held.signal == candidate.signal == "figures") or a == b:
+        return False
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b)):
+        return False
+    places = max(0, -Decimal(repr(float(a))).normalize().as_tuple().exponent)
+    return places < max(0, -Decimal(repr(float(b))).normalize().as_tuple().exponent) and round(
+        b, places
+    ) == round(a, places)
 
 
 QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply

@@ -745,6 +745,13 @@ class PartyReading:
                     masked, max(0, m.start() - 40), m.start()
                 ):
                     continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
+                if (
+                    kind == "independent"
+                    and m.group(0) == "自测"
+                    and not parties
+                    and not SELF_NAMED.search(masked, max(0, m.start() - 24), m.start())
+                ):
+                    continue  # "B0 首轮自测": a run by itself, and nobody named to be that self
                 if kind == "independent" and FIRST_PERSON_OWN.search(masked[: m.start()]):
                     parties.append((m.start(), we))  # "in our own lab", "我们在实验室里"
                 elif kind == "independent" and self._products_staff(masked, m):
@@ -1816,3 +1823,7 @@ MOVED_TO = re.compile(
     r"(?:回到|送回|运回|返回|到达|运抵|运到|送到|寄到)(?:了)?\S{0,4}?实验室|\bback (?:in|at|to) (?:the|our|its) lab\b",
     re.I,
 )
+
+
+# who 自测 is said of, right before it: "据云岭自测", "由该实验室自测", "SemiAnalysis 自测"
+SELF_NAMED = re.compile(r"(?:据|由|经)[^，,。；;：:]{1,12}$|(?-i:[A-Z][\w&.-]+)\s*$")
