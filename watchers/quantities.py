@@ -36,6 +36,12 @@ RANGE = re.compile(
     rf"(?<![A-Za-z0-9_.])(?:(?<!\d,)|(?!\d{3}(?![\d.])))(?P<lo>\d+(?:\.\d+)?)\s*(?:[x×倍%])?{DASH}(?P<hi>\d+(?:\.\d+)?)\s*(?P<u>x\b|×|倍|times\b|%|percent)",
     re.I,
 )
+# a span of multiples said as a factor: "cut latency by a factor of between 1.5 and 2.9"
+FACTOR_RANGE = re.compile(
+    r"\b(?:by\s+)?a\s+factor\s+of\s+(?:between\s+)?(?:about\s+|roughly\s+|some\s+)?"
+    r"(?P<lo>\d+(?:\.\d+)?)\s*(?:and|to|-|–|—)\s*(?P<hi>\d+(?:\.\d+)?)(?![\d.])",
+    re.I,
+)
 TOKENS = r"(?:mixed\s+|output\s+|混合\s*)?(?:tok(?:en)?s?|个?\s*token|个?\s*tokens)"
 PER_SECOND = (
     r"(?:\s*/\s*s(?:ec)?\b|\s*(?:per|a|each|every)\s+second|\s*/\s*秒|每秒|\s*per\s*sec\b|/s)"
@@ -145,6 +151,16 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             before = sentence[max(0, match.start() - 16) : match.start()]
             out.append(
                 Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
+            )
+            taken.append((match.start(), match.end()))
+    for match in FACTOR_RANGE.finditer(sentence):  # "by a factor of between 1.5 and 2.9"
+        lo, hi = float(match.group("lo")), float(match.group("hi"))
+        if lo <= hi and not any(s <= match.start("lo") < e for s, e in taken):
+            before = sentence[max(0, match.start() - 16) : match.start()]
+            out.append(
+                Quantity(
+                    match.start(), match.end(), [lo, hi], "ratio-range", _after_comparator(before)
+                )
             )
             taken.append((match.start(), match.end()))
     denominated: tuple[str, float, int] | None = None  # the last per-user or per-power unit
