@@ -217,15 +217,15 @@ class _Parts:
         return best
 
     def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
-        for part in self.parts:
-            found = part.match(text, pos, endpos)
-            if found is not None:
-                return found
-        return None
+        return self._first("match", text, pos, endpos)
 
     def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        return self._first("fullmatch", text, pos, endpos)
+
+    def _first(self, how: str, text: str, pos: int, endpos: int):
+        """The earliest part that matches here, as the alternation tries them."""
         for part in self.parts:
-            found = part.fullmatch(text, pos, endpos)
+            found = getattr(part, how)(text, pos, endpos)
             if found is not None:
                 return found
         return None
