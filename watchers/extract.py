@@ -204,25 +204,29 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
 
 def _same_figure(a: Candidate, b: Candidate) -> bool:
     """Are both the same figure read from the item (its headline's and its body's)?"""
-    return (
-        a.signal == b.signal == "figures"
-        and isinstance(a.value, int | float)
-        and isinstance(b.value, int | float)
-        and a.value == b.value
-    )
+    return _both_figures(a, b) and a.value == b.value
 
 
 def _rounded_from(held: Candidate, candidate: Candidate) -> bool:
     """Is the figure held a rounding of the candidate's more exact one (48 of 48.2, 1.9 of 1.87)?"""
-    a, b = held.value, candidate.value
-    if not (held.signal == candidate.signal == "figures") or a == b:
+    if not _both_figures(held, candidate) or held.value == candidate.value:
         return False
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b)):
-        return False
-    places = max(0, -Decimal(repr(float(a))).normalize().as_tuple().exponent)
-    return places < max(0, -Decimal(repr(float(b))).normalize().as_tuple().exponent) and round(
-        b, places
-    ) == round(a, places)
+    places = _places(held.value)
+    return places < _places(candidate.value) and round(candidate.value, places) == round(
+        held.value, places
+    )
+
+
+def _both_figures(a: Candidate, b: Candidate) -> bool:
+    """Are both read as figures, each a single number?"""
+    return a.signal == b.signal == "figures" and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in (a.value, b.value)
+    )
+
+
+def _places(value: float) -> int:
+    """The decimal places a figure is given to (48.0: 0, 1.87: 2)."""
+    return max(0, -Decimal(repr(float(value))).normalize().as_tuple().exponent)
 
 
 QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply
