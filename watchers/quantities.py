@@ -126,6 +126,20 @@ class Quantity:
     comparator: bool  # the second figure of a pair, or after "vs", "from", "against"
 
 
+def _spans(sentence: str):
+    """(match, kind) of each span of multiples or percentages: "1.5–1.9×", "between 1.8 and 3.9
+    times", "by a factor of between 1.5 and 2.9"."""
+    for match in RANGE.finditer(sentence):
+        if " and " in match.group(0) and not re.search(
+            r"between\s*$", sentence[: match.start()], re.I
+        ):
+            continue  # "X and Y times" is a range only as "between X and Y"
+        unit = match.group("u").lower()
+        yield match, "percent-range" if unit in ("%", "percent") else "ratio-range"
+    for match in FACTOR_RANGE.finditer(sentence):
+        yield match, "ratio-range"
+
+
 def to_number(digits: str, multiplier: str | None) -> float:
     value = float(digits.replace(",", ""))
     if multiplier:
@@ -139,28 +153,12 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
     Cached: a sentence is read once per subject and per figure."""
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    for match in RANGE.finditer(sentence):
-        if " and " in match.group(0) and not re.search(
-            r"between\s*$", sentence[: match.start()], re.I
-        ):
-            continue  # "X and Y times" is a range only as "between X and Y"
-        lo, hi = float(match.group("lo")), float(match.group("hi"))
-        unit = match.group("u").lower()
-        if lo <= hi:
-            kind = "percent-range" if unit in ("%", "percent") else "ratio-range"
-            before = sentence[max(0, match.start() - 16) : match.start()]
-            out.append(
-                Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
-            )
-            taken.append((match.start(), match.end()))
-    for match in FACTOR_RANGE.finditer(sentence):  # "by a factor of between 1.5 and 2.9"
+    for match, kind in _spans(sentence):
         lo, hi = float(match.group("lo")), float(match.group("hi"))
         if lo <= hi and not any(s <= match.start("lo") < e for s, e in taken):
             before = sentence[max(0, match.start() - 16) : match.start()]
             out.append(
-                Quantity(
-                    match.start(), match.end(), [lo, hi], "ratio-range", _after_comparator(before)
-                )
+                Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
             )
             taken.append((match.start(), match.end()))
     denominated: tuple[str, float, int] | None = None  # the last per-user or per-power unit
