@@ -684,6 +684,17 @@ class PartyReading:
             return True
         return False
 
+    def _names_since(self, text: str, start: int) -> list[re.Match]:
+        """The firms' names (not the owner's, not a device's) after `start`."""
+        return [
+            m
+            for m in FIRM_NAME.finditer(text, start)
+            if not any(
+                p is not None and p.match(text, m.start())
+                for p in (self.subject.owner, self.subject.names, self.subject.others)
+            )
+        ]
+
     def _firm_before(self, sentence: str, at: int, found: list[tuple[int, str]]) -> bool:
         """Is the owner word at `at` "the company" after a firm the sentence names?"""
         return (
@@ -818,7 +829,14 @@ class PartyReading:
         if not owners:
             return False
         firms = [m.end() for m in self.firms.finditer(before)] if self.firms is not None else []
-        return not firms or firms[-1] < owners[-1]
+        if firms and firms[-1] > owners[-1]:
+            return False
+        # "It was a projection from OpenAI's figures. This spring SemiAnalysis went and
+        # checked. This time the firm ran…": a firm's name since the owner's is who "the firm" is
+        return not any(
+            m.group(0).split()[0] not in FIRM_NOT and m.group(0).split()[0] not in MONTHS
+            for m in self._names_since(before, owners[-1])
+        )
 
     def _products_staff(self, text: str, party: re.Match) -> bool:
         """Is the party the product's own people ("a Jalapeño engineer", "the Jalapeño software
@@ -1538,6 +1556,10 @@ FIRM_APPOSITION = re.compile(
 
 
 # words that start a capitalised stretch but name no firm
+MONTHS = {
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Last", "Next", "Early", "Late", "Mid",
+}  # fmt: skip
 FIRM_NOT = {
     "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
     "It", "In", "On", "At", "For", "By", "With", "And", "But", "So", "As", "When", "After",
