@@ -848,7 +848,17 @@ WORKLOAD_KINDS = [
             re.I,
         ),
     ),
-    ("multi-turn", re.compile(r"multi[- ]turn|multi[- ]round|多轮", re.I)),
+    (
+        "multi-turn",
+        re.compile(
+            r"multi[- ]turn|multi[- ]round|多轮"
+            r"|\b(?:\d+|two|three|four|five|six|eight|ten|twelve|fifteen|twenty|thirty|fifty)[- ]turn\b"
+            r"|\b(?:[2-9]|\d\d+|two|three|four|five|six|eight|ten|twelve|twenty)\s+turns?\s+(?:of|into)"
+            r"\s+(?:a\s+|the\s+)?(?:conversations?|chats?|dialogues?)\b"
+            r"|(?:[2-9]|\d\d+|[二三四五六八十两]+)\s*轮(?:的)?对话",
+            re.I,
+        ),
+    ),
     ("agentic", re.compile(r"\bagentic\b|\bagent (?:workloads?|traces?|tasks?)\b|智能体", re.I)),
 ]
 
