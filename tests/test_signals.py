@@ -166,6 +166,9 @@ FLOORS = [
     ("sandalwood", 1, 0.96),
     ("lacebark", 1, 0.93),
     ("pawpaw", 0.96, 0.98),
+    ("mesquite", 0.95, 0.82),
+    ("tulipwood", 0.98, 0.68),
+    ("ailanthus", 0.84, 0.70),
 ]
 
 
