@@ -202,8 +202,11 @@ class FigureReading:
                     continue  # "B0 yield is 110% because it's spicy": no such yield
                 last = (number, quantity, metric)
                 stated = self.conditions_in(sentence.text, number, at=quantity.start)
-                said = {**self._said_of_all(), **self._said_earlier(number), **stated}
-                conditions = {**self.measurement[2], **said}
+                before = self._stated_before(number, quantity) if "isl" in stated else {}
+                said = _own_workload(
+                    {**self._said_of_all(), **self._said_earlier(number)}, stated, before
+                )
+                conditions = _own_workload(self.measurement[2], said, before)
                 model = (mapped if mapped != THIS_DEVICE else None) or self.model_at(
                     number, quantity.start, quantity.end
                 )
@@ -258,6 +261,13 @@ class FigureReading:
                 if OF_ALL.search(read.sentence.text):
                     self._of_all.update(self.conditions_in(read.sentence.text, number))
         return self._of_all
+
+    def _stated_before(self, number: int, quantity: Quantity) -> dict:
+        """The conditions a sentence states before a figure, in the figure's own stretch between
+        semicolons ("约为 8k 输入时官方数字的 55%；单用户速度 1,180": not the second figure's)."""
+        text = self.analysed[number].sentence.text
+        start = max((m.end() for m in SEMICOLONS.finditer(text, 0, quantity.start)), default=0)
+        return self.conditions_in(" " * start + text[start : quantity.start], number)
 
     def _said_earlier(self, number: int) -> dict:
         """The workload the two sentences before state, for a figure whose own sentence states
@@ -782,7 +792,7 @@ WORKLOAD = [
     ),
     (
         re.compile(
-            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]token)?\s*(?:long[- ])?(?:input|context|prompt|长?输入|上下文)",
+            r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]tokens?)?[\s-]*(?:long[- ])?(?:input|context|prompt|长?输入|上下文)",
             re.I,
         ),
         "i",
@@ -800,7 +810,8 @@ WORKLOAD = [
 # a workload said of the figures another is set against: "与 8k/1k 口径下的官方成绩不可直接比较",
 # "unlike OpenAI's 8k/1k figures"
 COMPARAND_BEFORE = re.compile(
-    r"(?:与|和|跟|同|\bunlike|\bthan|\bversus|\bvs\.?|\bcompared (?:with|to))\s*"
+    r"(?:与|和|跟|同|(?:远|略|明显)?(?:低于|高于|不及|不如|逊于|优于)|\bunlike|\bthan|\bversus|\bvs\.?"
+    r"|\bcompared (?:with|to)|\b(?:well |far )?(?:below|above|short of))\s*"
     r"(?:the\s+|openai(?:'s|’s)\s+|官方(?:的)?)?$",
     re.I,
 )
@@ -811,7 +822,8 @@ DIFFERENT_AFTER = re.compile(
 )
 OFFICIAL_AFTER = re.compile(
     r"\s*(?:单轮)?\s*(?:口径|负载|设置)?\s*(?:下|上)?\s*的?\s*(?:官方|openai|原始|发布会)"
-    r"|\s+(?:figures|numbers|results)\b",
+    r"|\s+(?:figures|numbers|results)\b"
+    r"|\s*(?:口径|负载|设置)?\s*(?:下|上)?\s*的\s*(?:数字|成绩|结果|数据)",
     re.I,
 )
 
@@ -855,7 +867,7 @@ WORKLOAD_KINDS = [
             r"|\b(?:\d+|two|three|four|five|six|eight|ten|twelve|fifteen|twenty|thirty|fifty)[- ]turn\b"
             r"|\b(?:[2-9]|\d\d+|two|three|four|five|six|eight|ten|twelve|twenty)\s+turns?\s+(?:of|into)"
             r"\s+(?:a\s+|the\s+)?(?:conversations?|chats?|dialogues?)\b"
-            r"|(?:[2-9]|\d\d+|[二三四五六八十两]+)\s*轮(?:的)?对话",
+            r"|(?:[2-9]|\d\d+|[二三四五六八十两]+)\s*轮(?:的)?(?:对话|会话)",
             re.I,
         ),
     ),
@@ -1039,6 +1051,16 @@ def _holds(stated, wanted: tuple) -> bool:
     if isinstance(stated, tuple):
         return any(s in wanted for s in stated)
     return stated in wanted
+
+
+def _own_workload(around: dict, stated: dict, before: dict) -> dict:
+    """Conditions said around a figure, overridden by those its own words state; an input length
+    said before the figure in its sentence replaces the kind of workload said around it ("the
+    institute's 32k-input run. … GPT-OSS at 8k/1k, 82,300": not a long-context figure; not
+    "…, 9,840, roughly half what OpenAI reported for 8k prompts")."""
+    if "isl" in before and "workload" not in stated:
+        around = {k: v for k, v in around.items() if k != "workload"}
+    return {**around, **stated}
 
 
 def _merge(held: dict, stated: dict) -> dict:
