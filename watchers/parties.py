@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from watchers.context import NOT_FACT, PLANNED, heading_line, statuses
-from watchers.figures import CORRECT_VALUE, CORRECTED_AFTER, OTHER_MODELS, _merge
+from watchers.figures import CORRECT_VALUE, CORRECTED_AFTER, OTHER_MODELS, _compared_before, _merge
 from watchers.quantities import quantities
 
 
@@ -537,7 +537,7 @@ class PartyReading:
             ):
                 return True
             for earlier in range(number - 1, self.sections[number] - 1, -1):
-                if self.mentions[earlier]:
+                if self._topics(earlier):
                     # or the one before set the two side by side ("a cloud with both Rubin
                     # racks and a Jalapeño pod published a head-to-head. It ran all three …")
                     if (
@@ -546,7 +546,7 @@ class PartyReading:
                         or BOTH.search(self.analysed[earlier].sentence.text)
                     ):
                         return any(m.ours for m in self.mentions[earlier])
-                    return self.mentions[earlier][0].ours
+                    return self._topics(earlier)[0].ours
         if (
             number
             and any(m.ours for m in self.mentions[number - 1])
@@ -556,9 +556,30 @@ class PartyReading:
         clause = self.analysed[number].sentence.clause_at(at)
         if BOTH.search(text, at, clause.end) and any(m.ours for m in self.mentions[number]):
             return True  # "for which MLCommons ran both systems …, Rubin … than Jalapeño"
+        # (not a device in a later clause with a run of its own: "在自有设备上测试三款模型，对照系统
+        # 亦由该实验室重测")
+        after = [m for m in after if not self._own_run(number, at, m.start)]
         if after:  # "据第三方实验室实测，玄鸟一号在…": what the run ran is named after it
             return after[0].ours
         return self.about_subject(number, at)
+
+    def _own_run(self, number: int, at: int, named: int) -> bool:
+        """Is the device at `named` run in a later clause of its own, said to be another run
+        ("…，对照系统亦由该实验室重测", ", and the comparators were also re-run")?"""
+        clause = self.analysed[number].sentence.clause_at(named)
+        text = self.analysed[number].sentence.text
+        return (
+            clause.start > at
+            and bool(ALSO.search(text, clause.start, clause.end))
+            and any(clause.start <= verb.start() < clause.end for verb in self._verbs(number))
+        )
+
+    def _topics(self, number: int) -> list:
+        """The devices sentence `number` is about: those it names, save the other side of a
+        comparison ("峰值每瓦吞吐（对比 GB200/GB300）": a row about the subject)."""
+        text = self.analysed[number].sentence.text
+        named = self.mentions[number]
+        return [m for m in named if not _compared_before(text, m.start)] or named
 
     def _who(self, sentence: str, at: int, number: int | None = None) -> str:
         """Who measured: the last party named before the measuring word, or after "by" (a party
@@ -1650,6 +1671,7 @@ STAFF = re.compile(
 STAFF_AFTER_NAME = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?", re.I)
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
+ALSO = re.compile(r"亦|也|同样|另外|\balso\b|\btoo\b|\bas well\b|\bseparately\b", re.I)
 COMPANY_WORD = re.compile(
     r"\bthe (?:company|firm|vendor|chipmaker)(?:'s|’s)?\s+(?:own\s+)?$|该公司的?\s*$|(?:^|(?<=[在于其]))公司的?\s*$"
     r"|(?:由|是)?(?:厂商|原厂)(?:的)?\s*$",  # "上述数据由厂商自行测试": the maker's own
