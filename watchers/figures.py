@@ -987,7 +987,8 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
         r"(?:reported|published|posted|claimed|quoted|listed|cited)\b"
         r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}(?:figures?|numbers?|results?|claims?)\s+(?:was|were|is|are|of)\b"
         # "OpenAI 8 月公布的成绩——…"
-        r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)?\s*(?:份)?\s*(?:公布|发布|宣布|给出)的?(?:成绩|数据|数字|结果))",
+        r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)?\s*(?:份)?\s*(?:公布|发布|宣布|给出)"
+        r"(?:的?(?:成绩|数据|数字|结果)|(?=\s*(?:约|~|≈)?\s*\d)))",  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
         re.I,
     )
 
