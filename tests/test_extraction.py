@@ -91,6 +91,12 @@ def test_relevance(text, relevant):
         ("第二代芯片", "第二代芯片"),
         ("三款模型", "三款模型"),
         ("领先一成", "领先一成"),
+        # a share of parts said as a fraction is a percentage; of anything else it stays words
+        ("four of every five dies pass", "80% dies pass"),
+        ("nine in ten chips", "90% chips"),
+        ("3 out of 4 B0 parts", "75% B0 parts"),
+        ("two of the three models", "two of the three models"),
+        ("four in five analysts", "four in five analysts"),
     ],
 )
 def test_chinese_numerals_before_a_unit_become_figures(text, normal):

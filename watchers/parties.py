@@ -516,6 +516,9 @@ class PartyReading:
         # "We had no access to a Jalapeño system, so we re-measured the comparator": a
         # negated stretch before the run names what was not run
         stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
+        clause = sentence.clause_at(at)
+        if BOTH.search(text, at, clause.end) and any(m.ours for m in stated):
+            return True  # "rented a Rubin pod and a rack of the Broadcom-built part, and ran … on both"
         if stated:
             return stated[0].ours
         if mentions:  # only negated ones before: the run is of what its own clause names
@@ -1714,7 +1717,8 @@ PAIR_COMPARED = re.compile(
 
 
 BOTH = re.compile(
-    r"\bboth (?:systems|chips|devices|machines)\b|\bside by side\b|两者|二者|双方|同台|放在一起",
+    r"\bboth (?:systems|chips|devices|machines)\b|\b(?:on|across) both\b(?!\s+(?:counts|fronts|measures|metrics))"
+    r"|\bside by side\b|两者|二者|双方|同台|放在一起",
     re.I,
 )
 

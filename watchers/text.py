@@ -98,6 +98,8 @@ def normalise(text: str) -> str:
         text = SPOKEN_K_AFTER.sub(_spoken_k, SPOKEN_K.sub(_spoken_k, text))
     if " of a " in text:  # "0.8 of a millisecond": 0.8 milliseconds
         text = FRACTION_OF_UNIT.sub(r"\1 \2seconds", text)
+    if " in " in text or " of " in text:  # "four of every five dies": 80% of dies
+        text = SHARE_OF_PARTS.sub(_share, text)
     if "\n" in text:
         text = _unwrap(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
@@ -113,6 +115,23 @@ def normalise(text: str) -> str:
 
 
 FRACTION_OF_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s+of\s+an?\s+(milli|micro)?second\b", re.I)
+# a share of parts said as a fraction: "four of every five dies", "nine in ten chips", "3 out of 4 parts"
+_SHARE_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+SHARE_OF_PARTS = re.compile(
+    rf"\b(?P<n>{'|'.join(_SHARE_WORDS)}|\d)\s+(?:of|in|out of)\s+(?:every\s+)?(?P<m>{'|'.join(_SHARE_WORDS)}|10|[2-9])"
+    r"(?=\s+(?:[\w-]+\s+)?(?:dies|die|chips|parts|wafers|packages|units|devices)\b)",
+    re.I,
+)
+
+
+def _share(match: re.Match) -> str:
+    def value(word: str) -> int:
+        return int(word) if word.isdigit() else _SHARE_WORDS.index(word.lower()) + 1
+
+    n, m = value(match.group("n")), value(match.group("m"))
+    return f"{100 * n / m:.3g}%" if 0 < n <= m else match.group(0)
+
+
 # a character reference left in an item's text
 ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});", re.I)
 # HTML left in an item's text: its blocks are lines, its table rows Markdown rows
