@@ -97,6 +97,10 @@ def test_relevance(text, relevant):
         ("3 out of 4 B0 parts", "75% B0 parts"),
         ("two of the three models", "two of the three models"),
         ("four in five analysts", "four in five analysts"),
+        # a tens word is a figure before its unit; a small number word stays
+        ("forty-one times", "41 times"),
+        ("fifty-four percent", "54 percent"),
+        ("three times", "three times"),
     ],
 )
 def test_chinese_numerals_before_a_unit_become_figures(text, normal):

@@ -301,12 +301,24 @@ def _turns(analysed: list[Analysed]) -> frozenset[int]:
 
 
 def _published(candidate: Candidate, claims: dict) -> bool:
-    """Is the figure the claim's published one, within its tolerance?"""
+    """Is the figure the claim's published one, within its tolerance (a range: both ends)?"""
     spec = claims.get(candidate.claim_id) or {}
-    value = spec.get("value")
-    if not isinstance(value, int | float) or not isinstance(candidate.value, int | float):
-        return False
-    return abs(candidate.value - value) <= abs(value) * float(spec.get("tolerance") or 0)
+    value, said = spec.get("value"), candidate.value
+    if (
+        isinstance(value, list | tuple)
+        and isinstance(said, list | tuple)
+        and len(value) == len(said)
+    ):
+        pairs = list(zip(said, value, strict=True))
+    else:
+        pairs = [(said, value)]
+    tolerance = float(spec.get("tolerance") or 0)
+    return all(
+        isinstance(b, int | float)
+        and isinstance(a, int | float)
+        and abs(a - b) <= abs(b) * tolerance
+        for a, b in pairs
+    )
 
 
 class Analysed:

@@ -414,6 +414,12 @@ class FigureReading:
             # a list led in as the published ones: "OpenAI's published figures as the running
             # example: 1,459 …, 700 … and 694", "官方公布的数据：…"
             or (colon > 0 and QUOTED_LIST.search(sentence.text, 0, colon))
+            # "the only ranges available were OpenAI's: 1.5–1.9× …": the owner's, listed
+            or (
+                colon > 0
+                and owner is not None
+                and _owners_list(owner).search(sentence.text, 0, colon)
+            )
             or (
                 owner is not None
                 and (
@@ -964,6 +970,16 @@ def _row_label(text: str) -> tuple[str, float] | None:
         return heading_denominator(colon.group(1))
     topic = TOPIC_LEAD.match(text)  # "单用户生成速度方面，…", "On per-user speed, …"
     return heading_denominator(topic.group(1) or topic.group(2)) if topic else None
+
+
+@cache
+def _owners_list(owner: re.Pattern) -> re.Pattern:
+    """The owner's possessive closing what leads a list in ("… were OpenAI's:", "都是官方的：")."""
+    return re.compile(
+        rf"(?:\b(?:were|are|was|is|remain|remained)\s+(?:all\s+|still\s+)*|(?:都|全|仍)是)"
+        rf"(?:{owner.pattern})(?:'s|’s|的)\s*(?:own\s+)?$",
+        re.I,
+    )
 
 
 @cache

@@ -52,6 +52,11 @@ PER_MW = (
     # "81.2 million tokens per second through a megawatt's worth of accelerators"
     r"|\s*(?:through|from|out of|on)\s+(?:a|one|each|every)\s+megawatt(?:['’]s)?(?:\s+worth)?\b)"
 )
+# energy rather than power: tokens for every kilowatt-hour are a kilowatt's tokens over an hour
+PER_KWH = (
+    r"(?:\s*/\s*kwh\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:kilowatt[- ]hours?|kwh)\b"
+    r"|\s*每(?:度电|千瓦时)|/千瓦时)"
+)
 PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:w|watt)\b|\s*每瓦|/瓦)"
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?joule\b|\s*每焦(?:耳)?)"
 PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single )?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
@@ -65,6 +70,7 @@ NOT_WORKLOAD = (
 TOKENS_ALONE = rf"(?!output\s){TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b){NOT_WORKLOAD}"
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [
+    ("throughput-per-power", 1 / 3600, re.compile(rf"^\s*{THROUGHPUT}?{PER_KWH}", re.I)),
     ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
     ("throughput-per-power", 1e-3, re.compile(rf"^\s*{THROUGHPUT}?{PER_MW}", re.I)),
     ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
@@ -83,7 +89,8 @@ AFTER = [
 ]
 # a per-power or per-user denominator said before the number (每千瓦可以处理约1.23万 tokens/s)
 BEFORE = [
-    ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b|每千瓦|/kw\b", re.I)),
+    ("throughput-per-power", 1 / 3600, re.compile(r"(?:per|each|every|a)\s+(?:kilowatt[- ]hour|kwh)\b|每(?:度电|千瓦时)", re.I)),
+    ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
     ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|单个用户|独占整机|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)"

@@ -401,7 +401,9 @@ EN_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split())}
 EN_TENS = {w: 10 * i for i, w in enumerate(_TEN_WORDS.split(), start=2)}
 EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
-EN_SCALE = re.compile(r"\b(?:hundred|thousand|million|billion|point)\b", re.I)
+EN_SCALE = re.compile(
+    rf"\b(?:hundred|thousand|million|billion|point|{'|'.join(_TEN_WORDS.split())})\b", re.I
+)
 EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:and\s+)?)(?:{_EN_WORD}))*"
     rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?)\b"
@@ -413,11 +415,12 @@ EN_NUMBER = re.compile(
 
 def en_value(words: str) -> float | None:
     """ten thousand four hundred → 10400, seventy-nine point eight → 79.8; None unless the words
-    hold a place (hundred, thousand, million) or a decimal point, so "three models" stays."""
+    hold a place (hundred, thousand, million), a tens word or a decimal point, so "three times"
+    stays."""
     whole, _, fraction = words.lower().partition(" point ")
     parts = [w for w in re.split(r"[\s-]+", whole) if w and w != "and"]
-    if not fraction and not any(w == "hundred" or w in EN_SCALES for w in parts):
-        return None
+    if not fraction and not any(w == "hundred" or w in EN_SCALES or w in EN_TENS for w in parts):
+        return None  # (a tens word is a figure too: "forty-one times", "fifty-four percent")
     total, current = 0, 0
     for word in parts:
         if word in EN_UNITS or word in EN_TENS:
