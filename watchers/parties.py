@@ -516,9 +516,10 @@ class PartyReading:
         # "We had no access to a Jalapeño system, so we re-measured the comparator": a
         # negated stretch before the run names what was not run
         stated = [m for m in mentions if "negated" not in self._clause_status(number, m.start)]
-        clause = sentence.clause_at(at)
-        if BOTH.search(text, at, clause.end) and any(m.ours for m in stated):
-            return True  # "rented a Rubin pod and a rack of the Broadcom-built part, and ran … on both"
+        if BOTH.search(text, at, end) and any(m.ours for m in stated):
+            # "rented a Rubin pod and a rack of the Broadcom-built part, and ran … on both",
+            # "…借到一台 Jalapeño 机柜，…下跑了 Kimi K2.5，两边都以额定功率计"
+            return True
         if stated:
             return stated[0].ours
         if mentions:  # only negated ones before: the run is of what its own clause names
@@ -1210,8 +1211,9 @@ RERUN = re.compile(
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
 OWNERS_WORK = re.compile(
     r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
-    r"|methodology|headline|ratios?|chart|table|blog|post|paper)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
-    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准)"
+    r"|methodology|headline|ratios?|chart|table|blog|post|paper|workload|setup|set-up|settings?"
+    r"|configuration|configs?|recipe|shape)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
+    r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准|负载|配置|设置|形状|参数)"
     # "按 OpenAI 描述的方法": what the owner described, not a run of its own
     r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的",
     re.I,
@@ -1718,7 +1720,7 @@ PAIR_COMPARED = re.compile(
 
 BOTH = re.compile(
     r"\bboth (?:systems|chips|devices|machines)\b|\b(?:on|across) both\b(?!\s+(?:counts|fronts|measures|metrics))"
-    r"|\bside by side\b|两者|二者|双方|同台|放在一起",
+    r"|\bside by side\b|两者|二者|双方|同台|放在一起|两边(?:都|均)|两套(?:系统|机柜)?(?:都|均)",
     re.I,
 )
 

@@ -93,7 +93,7 @@ BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|单个用户|独占整机|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)"
+    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|单个用户|独占整机|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
         # one request served at a time: "with one request in flight at a time", "batch size 1"
         r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1(?![\d,.])|\bconcurrency (?:of )?1(?![\d,.])", re.I)),
 ]  # fmt: skip
