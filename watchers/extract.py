@@ -1188,8 +1188,8 @@ BOTH_DEVICES = re.compile(
     re.I,
 )
 ANAPHOR = re.compile(
-    r"\b(?:the|this) (?:chip|part|accelerator|asic)\b"
+    r"\b(?:the|this) (?:in-house |custom |home-?grown )?(?:chip|part|accelerator|asic)\b"
     r"(?!\s*(?:industry|market|makers?|team|war|shortage|business|sector|stocks?|supply|design(?:ers?)?))"
-    r"|(?:该|这颗|这款|这枚|此)芯片",
+    r"|(?:该|这颗|这款|这枚|此)(?:自研)?(?:推理)?(?:芯片|加速器)",
     re.I,
 )
