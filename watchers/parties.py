@@ -1215,7 +1215,9 @@ OWNERS_WORK = re.compile(
     r"|configuration|configs?|recipe|shape)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
     r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准|负载|配置|设置|形状|参数)"
     # "按 OpenAI 描述的方法": what the owner described, not a run of its own
-    r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的",
+    r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的"
+    # (not "公司给出的首批 B0 实测显示": the owner's own run, given)
+    r"(?![^，,。；;]{0,8}(?:实测|测得|测量|跑分结果))",
     re.I,
 )
 
@@ -1628,7 +1630,8 @@ LENT_BY = re.compile(
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
-    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的|借测的))|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
+    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的|借测的))"
+    r"|\s*(?:开放|开通|授权)的\s*(?:远程)?\s*(?:节点|机柜|板卡|硬件|机器|系统|集群|访问|权限)|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
     re.I,
 )
 
