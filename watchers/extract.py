@@ -667,8 +667,12 @@ class Reading(PartyReading, FigureReading):
             return self._interview == "owner"
         listed = LIST_LINE.match(sentence.text)
         for earlier in range(number - 1, self.sections[number] - 1, -1):
-            if listed and LIST_LINE.match(self.analysed[earlier].sentence.text):
-                continue  # a list's items each go back to its lead, not to the item before
+            if LIST_LINE.match(self.analysed[earlier].sentence.text) and (
+                listed or self.sections[earlier] != self.sections[number] or number - earlier > 1
+            ):
+                # a list's items each go back to its lead, not to the item before; prose after a
+                # list does not carry on the device its last item named
+                continue
             if self.mentions[earlier] and self._comparators_aside(earlier):
                 continue  # "对照的 GB200、GB300 也由团队重跑。": the story stays on the subject
             if self.mentions[earlier]:

@@ -1238,7 +1238,9 @@ OF_ALL = re.compile(
     r"|^\W*(?:the|this|that|each|every)\s+(?:run|test|workload|benchmark|measurement)s?\s+(?:used|ran at|was run at|were run at)\b",
     re.I,
 )
-LIST_LINE = re.compile(r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s")
+LIST_LINE = re.compile(
+    r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s|\s*(?:[一二三四五六七八九十]{1,2}|\d{1,2})、"
+)
 
 
 WORKLOAD_HINT = re.compile(
