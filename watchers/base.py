@@ -103,6 +103,7 @@ class Candidate:
     mismatch: str = ""  # conditions that differ from the claim's: evidence only
     group: str = ""  # keyed values: what the key belongs to (the model of a price field)
     first_is_baseline: bool = False  # keyed values: the first seen from a source sets the baseline
+    stated: bool = False  # the figure's own sentence states the claim's conditions
 
 
 @dataclass

@@ -168,7 +168,9 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         found[slot] = candidate
         return
     if held.mismatch and not candidate.mismatch:
-        if not _same_figure(held, candidate):
+        # (the same figure said again with the claim's conditions in its own sentence: "…单用户
+        # 速度 652" in a headline over a run that also went to 32k, then "按 8k 输入、1k 输出…652")
+        if not _same_figure(held, candidate) or candidate.stated:
             found[slot] = candidate
         return
     if (

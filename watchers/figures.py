@@ -222,7 +222,12 @@ class FigureReading:
                     self.ran_itself = True
                 if measured and who and model and not self._a_baseline(quantity.value):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
-                out.extend(self._on_claims(metric, model, quantity, conditions, measured, sentence))
+                found_here = self._on_claims(
+                    metric, model, quantity, conditions, measured, sentence
+                )
+                if "isl" in stated:  # its own sentence states the workload it was run at
+                    found_here = [c if c.mismatch else replace(c, stated=True) for c in found_here]
+                out.extend(found_here)
         return out
 
     def _a_baseline(self, value, within: float = 0.0005) -> bool:
