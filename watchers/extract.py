@@ -440,7 +440,11 @@ class Reading(PartyReading, FigureReading):
         title = self.analysed[0].sentence.text if self.analysed else ""
         if INTERVIEW.search(title):
             rivals = (s.owner for s in self.rules.subjects if s is not self.subject and s.owner)
-            if owner is not None and owner.search(title):
+            if owner is not None and any(
+                # (not "Q&A with Meridian's test lead on OpenAI's Jalapeño": the owner's product)
+                not self._names_product(title, m.start(), m.end())
+                for m in owner.finditer(title)
+            ):
                 self._interview = "owner"
             elif any(rival.search(title) for rival in rivals):
                 self._interview = "rival"  # another subject's owner: its "we" is not ours

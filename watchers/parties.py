@@ -62,6 +62,14 @@ class PartyReading:
                         for n in range(number - 2, number + 2)
                         if 0 <= n < len(self.analysed) and (n == number or not self._dated(n))
                     )
+        if who in ("", "someone") and self._first_person == "independent":
+            # "Q: What did you actually run? A: Two models, …": an outside interviewee's own run
+            asked = [
+                n for n in self._answers() if YOU_RAN.search(self.analysed[n - 1].sentence.text)
+            ]
+            if asked:
+                who = "independent"
+                ran_in |= {self.sections[n] for n in asked}
         if who:
             # "Q: What did you run? A: All three models, …", and the lines under a "Method"
             # heading: they describe the run
@@ -1679,6 +1687,12 @@ STAFF = re.compile(
 STAFF_AFTER_NAME = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?", re.I)
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
+# a question to the interviewee about their own run: "What did you actually run?", "你们这次测了什么？"
+YOU_RAN = re.compile(
+    r"\b(?:what|which)\b[^?]{0,40}\b(?:did|have) you\b[^?]{0,30}\b(?:run|test|measure|cover|try|benchmark)"
+    r"|你们?[^？?]{0,10}(?:测|跑|复测)了?(?:什么|哪些|哪几|哪一)",
+    re.I,
+)
 ALSO = re.compile(r"亦|也|同样|另外|\balso\b|\btoo\b|\bas well\b|\bseparately\b", re.I)
 COMPANY_WORD = re.compile(
     r"\bthe (?:company|firm|vendor|chipmaker)(?:'s|’s)?\s+(?:own\s+)?$|该公司的?\s*$|(?:^|(?<=[在于其]))公司的?\s*$"
