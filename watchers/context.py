@@ -141,7 +141,10 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
             start, _bracket_end(text, start, stop.start() if stop else piece.end), category
         )
     if direction == "backward":
-        return Scope(piece.start, end, category)
+        # inside brackets, only as far back as they open: "年终内部信（随后公开）中写明"
+        opened = max(text.rfind("(", piece.start, start), text.rfind("（", piece.start, start))
+        closed = max(text.rfind(")", piece.start, start), text.rfind("）", piece.start, start))
+        return Scope(opened if opened > closed else piece.start, end, category)
     if direction == "self":
         return Scope(start, end, category)
     if direction == "cell":  # a table cell, to the next one: "Modeled yield, 4Q26 58%; …"

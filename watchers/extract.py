@@ -51,6 +51,11 @@ from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
 from watchers.vocabulary import rules as load_rules
 
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
+DONE_TOO = re.compile(
+    r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
+    r"|\bwhat(?:'s| is| was| got) done\b",
+    re.I,
+)
 
 
 def rules(paths: tuple[str, ...] = ()) -> Rules:
@@ -122,7 +127,8 @@ def extract_item(
     if not about:
         return []  # most of a feed is about something else: no sentence is read
     split = sentences(text)
-    title_wide = title_scopes(title) & TITLE_WIDE
+    # (not a title that also says what got done: "三件事做成了，两件还在路上")
+    title_wide = title_scopes(title) & TITLE_WIDE if not DONE_TOO.search(title) else frozenset()
     whole = [w | title_wide for w in _section_scopes(text, split)]
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
