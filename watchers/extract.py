@@ -53,6 +53,8 @@ from watchers.vocabulary import rules as load_rules
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
+    # a tally with a new entry: "每周证据清单｜新增一条：…", "one new entry this week"
+    r"|新增(?:了)?[一二三两\d]+\s*(?:条|项|个)|\bnew (?:entry|entries|item|items|addition|additions)\b"
     r"|\bwhat(?:'s| is| was| got) done\b",
     re.I,
 )
