@@ -1869,7 +1869,7 @@ INDEPENDENCE = re.compile(
     r"|\bunaffiliated with\b[^,;.]*|\bindependent (?:of|from)\b[^,;.]*|\b(?:has |have )?never worked (?:for|with)\b[^,;.]*"
     r"|\boutside (?:of )?(?=\S+\s+(?:get|got|ran|run|had|has|measured|tested|published))\S+"
     r"|[（(]\s*非[^）)]{0,20}[）)]"
-    r"|与[^，,。]{1,16}?无(?:任何)?(?:关|关联|利益关系)",
+    r"|与[^，,。]{1,16}?(?:无|没有|并无|毫无)(?:任何)?(?:合作|商业|资本)?(?:关系|关联|利益关系|往来|关)",
     re.I,
 )
 

@@ -198,8 +198,10 @@ def _unwrap(text: str) -> str:
 
 
 def _runs_on(before: str, line: str) -> bool:
-    if not before or not line or LINE_LABEL.match(before) or LINE_LABEL.match(line):
+    if not before or not line or LINE_LABEL.match(line):
         return False
+    if LINE_LABEL.match(before) and before.rsplit(None, 1)[-1].lower() not in RUN_ON_WORDS:
+        return False  # (a labelled line may run on: "A: B0 yield is running at\n71 percent")
     last = before[-1]
     if CJK_START.match(last) or last in "，、（":
         # Chinese wrapped at a width: a long line that runs on without a stop
@@ -209,7 +211,9 @@ def _runs_on(before: str, line: str) -> bool:
     if line[0].islower() or line[0] == "(":
         return True
     if not line[0].isalpha():
-        return False
+        # "B0 yield is running at\n71 percent": a figure after a word that needs one runs on
+        # (not a numbered list item: "1. …", "2) …")
+        return line[0].isdigit() and before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS
     return before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS or (
         len(before) >= WRAP_WIDTH and (last.isalpha() or last in ",;")
     )
