@@ -465,7 +465,14 @@ class FigureReading:
             if begin <= start < cue.start() and name != OTHER_MODELS and name not in models:
                 models.append(name)
         last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
+        if not models and last_model < 0:
+            # "复测覆盖 GPT-OSS 120B 与 Kimi K2.5 两款模型。…优势分别为 47.9 倍和 49.5 倍": the
+            # models the sentence before names, when this one names none
+            models = self._models_before(number)
+            last_model = cue.start() - 1
         after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
+        if last_model == cue.start() - 1:
+            after = after[: len(models)]  # (not "，低于 OpenAI 公布的 53.7 倍和 56.1 倍")
         if len(models) < 2:
             return self._respective_devices(number, begin, cue.start(), end)
         if len(after) == 1 and len(models) > 1:
@@ -476,6 +483,16 @@ class FigureReading:
             q.start: model for q, model in zip(after, models, strict=True)
         }
         out.update({-q.start - 1: q for q in after})  # the figures themselves, by -(start + 1)
+        return out
+
+    def _models_before(self, number: int) -> list[str]:
+        """The tracked models the sentence before names, in order, when it is of the same story."""
+        if number == 0 or self.sections[number - 1] != self.sections[number]:
+            return []
+        out: list[str] = []
+        for _, name in self.models[number - 1]:
+            if name != OTHER_MODELS and name not in out:
+                out.append(name)
         return out
 
     def _respective_devices(self, number: int, begin: int, cue: int, end: int) -> dict:
