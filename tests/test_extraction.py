@@ -101,6 +101,9 @@ def test_relevance(text, relevant):
         ("forty-one times", "41 times"),
         ("fifty-four percent", "54 percent"),
         ("three times", "three times"),
+        # a span in words: both ends are figures; "and" joins words only after a scale
+        ("between one point eight and three point five times", "between 1.8 and 3.5 times"),
+        ("two and three models", "two and three models"),
     ],
 )
 def test_chinese_numerals_before_a_unit_become_figures(text, normal):
