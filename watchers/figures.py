@@ -465,13 +465,14 @@ class FigureReading:
             if begin <= start < cue.start() and name != OTHER_MODELS and name not in models:
                 models.append(name)
         last_model = max((st for st, _ in self.models[number] if st < end), default=-1)
-        if not models and last_model < 0:
+        borrowed = not models and last_model < 0
+        if borrowed:
             # "复测覆盖 GPT-OSS 120B 与 Kimi K2.5 两款模型。…优势分别为 47.9 倍和 49.5 倍": the
             # models the sentence before names, when this one names none
             models = self._models_before(number)
             last_model = cue.start() - 1
         after = [q for q in quantities(text) if not q.comparator and last_model < q.start < end]
-        if last_model == cue.start() - 1:
+        if borrowed:
             after = after[: len(models)]  # (not "，低于 OpenAI 公布的 53.7 倍和 56.1 倍")
         if len(models) < 2:
             return self._respective_devices(number, begin, cue.start(), end)

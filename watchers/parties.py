@@ -708,20 +708,13 @@ class PartyReading:
     def _named_since(self, sentence: str, start: int, end: int, inclusive: bool = False) -> bool:
         """Does a firm's name (not the owner's, not a device's) stand after `start` (or at it,
         `inclusive`) and before `end`?"""
-        for m in FIRM_NAME.finditer(sentence, start, end):
-            if (m.start() == start and not inclusive) or any(
-                p is not None and p.match(sentence, m.start())
-                for p in (self.subject.owner, self.subject.names, self.subject.others)
-            ):
-                continue
-            return True
-        return False
+        return any(m.start() != start or inclusive for m in self._names_since(sentence, start, end))
 
-    def _names_since(self, text: str, start: int) -> list[re.Match]:
-        """The firms' names (not the owner's, not a device's) after `start`."""
+    def _names_since(self, text: str, start: int, end: int | None = None) -> list[re.Match]:
+        """The firms' names (not the owner's, not a device's) from `start` up to `end`."""
         return [
             m
-            for m in FIRM_NAME.finditer(text, start)
+            for m in FIRM_NAME.finditer(text, start, len(text) if end is None else end)
             if not any(
                 p is not None and p.match(text, m.start())
                 for p in (self.subject.owner, self.subject.names, self.subject.others)

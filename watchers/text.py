@@ -200,7 +200,8 @@ def _unwrap(text: str) -> str:
 def _runs_on(before: str, line: str) -> bool:
     if not before or not line or LINE_LABEL.match(line):
         return False
-    if LINE_LABEL.match(before) and before.rsplit(None, 1)[-1].lower() not in RUN_ON_WORDS:
+    needs_more = before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS  # "… running at", "… and"
+    if LINE_LABEL.match(before) and not needs_more:
         return False  # (a labelled line may run on: "A: B0 yield is running at\n71 percent")
     last = before[-1]
     if CJK_START.match(last) or last in "，、（":
@@ -212,11 +213,9 @@ def _runs_on(before: str, line: str) -> bool:
         return True
     if not line[0].isalpha():
         # "B0 yield is running at\n71 percent": a figure after a word that needs one runs on
-        # (not a numbered list item: "1. …", "2) …")
-        return line[0].isdigit() and before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS
-    return before.rsplit(None, 1)[-1].lower() in RUN_ON_WORDS or (
-        len(before) >= WRAP_WIDTH and (last.isalpha() or last in ",;")
-    )
+        # (a numbered list item, "1. …", is a line label above)
+        return line[0].isdigit() and needs_more
+    return needs_more or (len(before) >= WRAP_WIDTH and (last.isalpha() or last in ",;"))
 
 
 # a Markdown table: a header row, a rule, and rows, each line between pipes
