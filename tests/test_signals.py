@@ -169,6 +169,9 @@ FLOORS = [
     ("mesquite", 0.98, 0.93),
     ("tulipwood", 1, 0.9),
     ("ailanthus", 1, 0.82),
+    ("sourwood", 0.97, 0.91),
+    ("ironbark", 0.79, 0.72),
+    ("whitebeam", 0.9, 0.6),
 ]
 
 
