@@ -220,7 +220,7 @@ class FigureReading:
                     # "B0 measures 31% more per watt", "31 % more per watt than on the A0 samples"
                     self.ran = _merge(self.ran, {**stated, **metric.run_on})
                     self.ran_itself = True
-                if measured and who and model and not self._a_baseline(quantity.value):
+                if measured and who and model and not self._retold_figure(number, quantity):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 found_here = self._on_claims(
                     metric, model, quantity, conditions, measured, sentence
@@ -245,6 +245,13 @@ class FigureReading:
         if not isinstance(value, int | float):
             return False  # a range: no single figure
         return any(abs(value - b) <= abs(b) * within for b in self._baselines)
+
+    def _retold_figure(self, number: int, quantity) -> bool:
+        """Is the figure the first published run's, retold: one of its figures, or said in a
+        sentence dated to it that reports no run ("8 月成绩单里，…DeepSeek R1 的 104.3 倍")?"""
+        return self._a_baseline(quantity.value) or (
+            self._dated(number, 0, quantity.start) and not self._says_run(number)
+        )
 
     def _says_run(self, number: int) -> bool:
         """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a
