@@ -1201,7 +1201,7 @@ PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sente
 
 
 # the tester named by a role word: "测试方为…", "复测方是…"
-TESTER_IS = re.compile(r"(?:测试|复测|测评|评测)方(?:为|是)\s*")
+TESTER_IS = re.compile(r"(?:(?:测试|复测|测评|评测)方(?:为|是)|(?:动手|操刀|上手|出手)的是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
     re.I,
