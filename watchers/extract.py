@@ -55,7 +55,9 @@ DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
     # a tally with a new entry: "每周证据清单｜新增一条：…", "one new entry this week"
     r"|新增(?:了)?[一二三两\d]+\s*(?:条|项|个)|\bnew (?:entry|entries|item|items|addition|additions)\b"
-    r"|\bwhat(?:'s| is| was| got) done\b",
+    r"|\bwhat(?:'s| is| was| got) done\b"
+    # a box ticked: "one tick", "two boxes ticked", "放量这一项，打勾了"
+    r"|\b(?:one|two|three|a|first|another) (?:new )?ticks?\b|\bticked\b|打(?:了)?勾|勾(?:上|掉)了|划掉了?",
     re.I,
 )
 

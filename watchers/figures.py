@@ -380,7 +380,7 @@ class FigureReading:
         start, end, value = bare
         models = [s for s, _ in self.models[number] if s < start]
         if not models:
-            return None
+            return self._before_model(number, bare)
         # or the unit between the model and the figure: "GPT-OSS 120B, tokens/s per kW: 81,200"
         label = text[models[-1] : start].rstrip()
         unit = heading_unit(label) if label.endswith((":", "：")) and len(label) <= 60 else None
@@ -390,6 +390,23 @@ class FigureReading:
             if unit is None or not BARE_LEAD.fullmatch(text[models[-1] : start]):
                 return None
         return Quantity(start, end, round(value * unit[1], 9), unit[0], False)
+
+    def _before_model(self, number: int, bare: tuple) -> Quantity | None:
+        """ "Peak throughput per kilowatt: 81,200 for GPT-OSS 120B, 18,700 for DeepSeek R1": a bare
+        number just before "for" or "on" a model, after a label of its sentence that names the
+        measure, is a figure of that measure."""
+        text = self.analysed[number][0].text
+        start, end, value = bare
+        colon = max(text.rfind(":", 0, start), text.rfind("：", 0, start))
+        after = FOR_MODEL.match(text, end)
+        if colon <= 0 or colon > 80 or after is None:
+            return None
+        if not any(at == after.end() for at, _ in self.models[number]):
+            return None
+        found = heading_denominator(text[: colon + 1])
+        if found is None:
+            return None
+        return Quantity(start, end, round(value * found[1], 9), found[0], False)
 
     def _lead_line(self, number: int) -> str | None:
         """The nearest line before that leads a list (it ends with a colon), when only list lines
@@ -1177,6 +1194,7 @@ RAN_TO = re.compile(
     r"|topped out at)\s+(?:about\s+|around\s+|roughly\s+|just\s+)?$",
     re.I,
 )
+FOR_MODEL = re.compile(r"\s+(?:for|on|with)\s+", re.I)
 BARE_LEAD = re.compile(
     r"\S.*?(?:\s(?:landed at|came in at|reached|hit|at|is|was|of|with)|为|是|达到|:|：)?\s*"
     r"(?:about|around|roughly|约)?\s*",

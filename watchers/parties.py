@@ -211,7 +211,14 @@ class PartyReading:
         figures are OpenAI's December runs", "Jalapeño 的数据仍是 OpenAI 的")?"""
         side = SIDE_IS.match(text, end)
         owner = self.subject.owner
-        return bool(side and owner is not None and owner.match(text, side.end()))
+        return bool(
+            side
+            and owner is not None
+            and owner.match(text, side.end())
+            # (not a state that lasted until a run: "…were OpenAI's numbers until someone else ran
+            # all three models")
+            and not UNTIL.search(text, side.end())
+        )
 
     def _dated(self, number: int, start: int = 0, end: int | None = None) -> bool:
         """Is sentence `number` (its stretch from `start` to `end`) dated to the first published
@@ -365,8 +372,14 @@ class PartyReading:
         opens on a participle has its party after it."""
         if text[:at].strip(" \"'“‘(—-"):
             return ""
+        # (not a party owning a thing after a preposition inside the participle's phrase: "…on an
+        # A0 board it received through OpenAI's research access programme, the group measured …")
         parties = [
-            p for p in self._parties(text, number) if p[0] > at and self._stated(number, p[0])
+            p
+            for p in self._parties(text, number)
+            if p[0] > at
+            and self._stated(number, p[0])
+            and not (POSSESSED.match(text, p[0]) and PREPOSITION_BEFORE.search(text, 0, p[0]))
         ]
         return parties[0][1] if parties else ""
 
@@ -1232,6 +1245,10 @@ OWNERS_FIGURE = re.compile(
 
 
 # the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
+PREPOSITION_BEFORE = re.compile(
+    r"\b(?:through|via|from|under|with|in|of|by|on|at|to|for)\s+(?:the\s+)?$", re.I
+)
+UNTIL = re.compile(r"\b(?:until|till)\b|直到|直至", re.I)
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
     r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
