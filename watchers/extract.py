@@ -728,6 +728,8 @@ class Reading(PartyReading, FigureReading):
         for clause in reversed(sentence.clauses):
             if compared_clause(sentence, clause.start):
                 continue  # ", against 131 for the GB300": the other side
+            if WITH_ASIDE.match(sentence.text, clause.start):
+                continue  # ", with the GB200 and GB300 systems measured in the same lab"
             inside = [m for m in mentions if clause.start <= m.start < clause.end]
             if inside:
                 return inside[0]
@@ -1013,6 +1015,7 @@ ASIDE = re.compile(r"\s*(?:the|a|an|its|their|which|who)\s", re.I)
 COMPARATOR_ROLE = re.compile(
     r"对照(?:的|组|系统|机型)|\bcomparators?\b|\bcomparison systems?\b", re.I
 )
+WITH_ASIDE = re.compile(r"[\s,]*(?:with|along with|alongside)\s", re.I)
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic

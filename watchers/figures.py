@@ -220,7 +220,13 @@ class FigureReading:
                     # "B0 measures 31% more per watt", "31 % more per watt than on the A0 samples"
                     self.ran = _merge(self.ran, {**stated, **metric.run_on})
                     self.ran_itself = True
-                if measured and who and model and not self._retold_figure(number, quantity):
+                if (
+                    measured
+                    and who
+                    and model
+                    and not self._retold_figure(number, quantity)
+                    and not self._run_denied(number)
+                ):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 found_here = self._on_claims(
                     metric, model, quantity, conditions, measured, sentence
@@ -252,6 +258,11 @@ class FigureReading:
         return self._a_baseline(quantity.value) or (
             self._dated(number, 0, quantity.start) and not self._says_run(number)
         )
+
+    def _run_denied(self, number: int) -> bool:
+        """Does the sentence say a run with its measuring words, none of them as fact ("DeepSeek
+        R1 的 104 倍口径本轮没有复测")?"""
+        return bool(self._verbs(number)) and not self._says_run(number)
 
     def _says_run(self, number: int) -> bool:
         """Does the sentence report a run as fact ("B0 measures 31% more", "实测提升28%"), not a
