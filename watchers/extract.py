@@ -731,8 +731,10 @@ class Reading(PartyReading, FigureReading):
             if WITH_ASIDE.match(sentence.text, clause.start):
                 continue  # ", with the GB200 and GB300 systems measured in the same lab"
             inside = [m for m in mentions if clause.start <= m.start < clause.end]
-            if inside:
-                return inside[0]
+            # (not a name in brackets: "一家云厂商（与 OpenAI、英伟达均无合作关系）拿到了 Jalapeño")
+            plain = [m for m in inside if not _bracketed(sentence.text, m.start)]
+            if plain or inside:
+                return (plain or inside)[0]
         return mentions[-1]
 
     def _topic(self, number: int, at: int, topic) -> bool:
@@ -961,6 +963,13 @@ def _signal_words(subject: Subject) -> frozenset[str] | None:
     words = None if None in unions else frozenset().union(*unions)
     _WORDS[id(subject)] = (subject, words)
     return words
+
+
+def _bracketed(text: str, at: int) -> bool:
+    """Does `at` stand inside brackets opened before it in its sentence and not yet closed?"""
+    stretch = text[:at]
+    opened = max(stretch.rfind("("), stretch.rfind("（"))
+    return opened >= 0 and max(stretch.rfind(")"), stretch.rfind("）")) < opened
 
 
 def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:

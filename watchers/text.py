@@ -390,7 +390,7 @@ CN_NUMBER = re.compile(
     r"(?<![零〇一二两三四五六七八九十百千万亿第])"
     r"(?P<n>[零〇一二两三四五六七八九十百千万亿]{2,}(?:点[零〇一二三四五六七八九]+)?"
     r"|[零〇一二两三四五六七八九]点[零〇一二三四五六七八九]+)"
-    r"(?=\s*(?:个|瓦|千瓦|兆瓦|毫秒|微秒|秒|倍|%|％|token|tok|w\b|ms\b|万|亿))",
+    r"(?=\s*(?:个|瓦|千瓦|兆瓦|毫秒|微秒|秒|倍|%|％|token|tok|w\b|ms\b|万|亿|pflops|tflops|petaflops))",
     re.I,
 )
 # a figure written in English words before its unit: "ten thousand four hundred tokens",
