@@ -172,6 +172,7 @@ FLOORS = [
     ("sourwood", 0.97, 0.91),
     ("ironbark", 0.79, 0.72),
     ("whitebeam", 0.9, 0.6),
+    ("blackthorn", 0.89, 0.83),
 ]
 
 
