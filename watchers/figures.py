@@ -698,6 +698,8 @@ class FigureReading:
             and m.cues.search(before, lowered=lowered)
             and _may_measure(m, quantity, text)
             and not (m.unless and m.unless.search(before))
+            # (not a metric the words rule out: "词间延迟" names no end-to-end latency)
+            and not (m.exclude and m.exclude.search(before))
         ]
         if len(named) > 1:
             return False  # named, but ambiguously: look no further back

@@ -636,7 +636,8 @@ class PartyReading:
             agent = None
         passive = (
             re.search(
-                r"\bby\b|\bcame from\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)",
+                r"\bby\b|\bcame from\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)"
+                r"|^[^\s(（]{1,6}\s*[(（]",  # "A0 实测（OpenAI）": the doer in brackets after the verb
                 masked[at : at + 60],
             )
             or re.match(
@@ -1272,6 +1273,8 @@ OWNERS_PAGE = re.compile(
 # the subject's side of a comparison said to be someone's: "figures are OpenAI's", "的数据仍是 OpenAI 的"
 SIDE_IS = re.compile(
     r"(?:'s|’s)?\s*(?:[\w-]+\s+)?(?:figures?|numbers|results|side|data|runs?)\s+"
+    # ("the Jalapeño figures in its report were OpenAI's August numbers")
+    r"(?:(?:in|of) (?:its|their|the) (?:[\w-]+\s+)?(?:report|paper|post|table|write-?up|chart)s?\s+)?"
     r"(?:are|were|is|was|came from|come from|are from|were from)\s+(?:still\s+|just\s+|only\s+)?"
     r"|\s*的?\s*(?:[\d.,]+\s*万?\s*)?(?:数据|数字|结果|成绩)\s*(?:仍|依然|还|仍然)?(?:是|为|来自|采用|沿用)\s*",
     re.I,
