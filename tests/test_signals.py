@@ -173,6 +173,7 @@ FLOORS = [
     ("ironbark", 0.79, 0.72),
     ("whitebeam", 0.9, 0.6),
     ("blackthorn", 0.89, 0.83),
+    ("paperbark", 0.87, 0.86),
 ]
 
 
