@@ -637,7 +637,10 @@ class PartyReading:
         passive = (
             re.search(
                 r"\bby\b|\bcame from\b|由|被|^(?:测试|复测|测评|评测)方(?:为|是)"
-                r"|^[^\s(（]{1,6}\s*[(（]",  # "A0 实测（OpenAI）": the doer in brackets after the verb
+                r"|^[^\s(（]{1,6}\s*[(（]"  # "A0 实测（OpenAI）": the doer in brackets after the verb
+                # "runs OpenAI did on B0 samples": the doer of a run named after it
+                r"|^(?:runs?|tests?|measurements?|benchmarks?)\s+(?:that\s+|which\s+)?\S+(?:\s+\S+)?"
+                r"\s+(?:did|ran|made|performed|conducted|carried out)\b",
                 masked[at : at + 60],
             )
             or re.match(
@@ -1482,7 +1485,7 @@ UNLIKE_BEFORE = re.compile(
 
 # a verb that says the device was run, not that a figure was disclosed or reached
 RAN_VERB = re.compile(
-    r"跑|实测|测了|测得|\b(?:ran|run|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
+    r"跑|实测|测了|测得|\b(?:ran|runs?|re-?ran|measured|tested|benchmarked|clocked)\b", re.I
 )
 
 
