@@ -734,6 +734,13 @@ class Reading(PartyReading, FigureReading):
             if WITH_ASIDE.match(sentence.text, clause.start):
                 continue  # ", with the GB200 and GB300 systems measured in the same lab"
             inside = [m for m in mentions if clause.start <= m.start < clause.end]
+            if (
+                inside
+                and not any(m.ours for m in inside)
+                and COMPARATOR_ROLE.search(sentence.text, clause.start, clause.end)
+                and any(m.ours for m in mentions)
+            ):
+                continue  # "…，对照系统同样是 GB200 和 GB300": the comparators, said after the run
             # (not a name in brackets: "一家云厂商（与 OpenAI、英伟达均无合作关系）拿到了 Jalapeño")
             plain = [m for m in inside if not _bracketed(sentence.text, m.start)]
             if plain or inside:
