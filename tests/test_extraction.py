@@ -104,6 +104,9 @@ def test_relevance(text, relevant):
         # a span in words: both ends are figures; "and" joins words only after a scale
         ("between one point eight and three point five times", "between 1.8 and 3.5 times"),
         ("two and three models", "two and three models"),
+        # a half said after a tens word
+        ("forty-four and a half times the work", "44.5 times the work"),
+        ("twenty and a half tokens a second", "20.5 tokens a second"),
     ],
 )
 def test_chinese_numerals_before_a_unit_become_figures(text, normal):

@@ -409,7 +409,8 @@ EN_SCALE = re.compile(
 )
 EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
-    rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?)\b"
+    rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?"
+    r"(?:\s+and\s+a\s+half)?)\b"  # "forty-four and a half times"
     r"(?=[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?"
     r"|times\b|percent\b|per\s?cent\b|x\b)"
     # the first end of a span said in words: "between one point eight and three point five times"
@@ -422,9 +423,13 @@ def en_value(words: str) -> float | None:
     """ten thousand four hundred → 10400, seventy-nine point eight → 79.8; None unless the words
     hold a place (hundred, thousand, million), a tens word or a decimal point, so "three times"
     stays."""
-    whole, _, fraction = words.lower().partition(" point ")
+    words = words.lower()
+    half = words.endswith(" and a half")  # "four and a half times" is 4.5
+    whole, _, fraction = words.removesuffix(" and a half").partition(" point ")
     parts = [w for w in re.split(r"[\s-]+", whole) if w and w != "and"]
-    if not fraction and not any(w == "hundred" or w in EN_SCALES or w in EN_TENS for w in parts):
+    if not (fraction or half) and not any(
+        w == "hundred" or w in EN_SCALES or w in EN_TENS for w in parts
+    ):
         return None  # (a tens word is a figure too: "forty-one times", "fifty-four percent")
     total, current = 0, 0
     for word in parts:
@@ -439,6 +444,7 @@ def en_value(words: str) -> float | None:
     scale = EN_SCALES.get(digits.pop()) if digits and digits[-1] in EN_SCALES else None
     if digits:
         value += float("0." + "".join(str(EN_UNITS[w]) for w in digits))
+    value += 0.5 if half else 0
     return value * scale if scale else value
 
 
