@@ -1006,7 +1006,9 @@ def _range_end(text: str, quantity: Quantity) -> bool:
 
 # (not "从 1.08 秒降到 0.98 秒", "from 13.4 to 14.2": a change; not "K2.5 to 19,300")
 RANGE_BEFORE = re.compile(
-    r"(?<![从由\w.])(?<!从 )\d[\d.,]*\s*(?:秒|毫秒|s|ms)?\s*(?:到|至|~|–)\s*$", re.I
+    r"(?<![从由\w.])(?<!从 )(?<!from )(?!(?:19|20)\d\d\b)\d[\d.,]*\s*(?:秒|毫秒|s|ms|months?)?\s*"
+    r"(?:到|至|~|–|to)\s*$",
+    re.I,
 )
 RANGE_AFTER = re.compile(r"\s*(?:到|至|~|–)\s*\d", re.I)
 
