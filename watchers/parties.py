@@ -719,8 +719,20 @@ class PartyReading:
                 kind = self._antecedent(number, at, found)
             elif kind == "owner" and self._firm_before(sentence, at, found):
                 kind = "independent"  # "Corvane Cloud's blog says the company measured…"
+            elif (
+                kind == "independent"
+                and ITS_OWN.search(sentence, max(0, at - 12), at)
+                and any(k == "owner" and self._owner_speaks(sentence, a) for a, k in found)
+                and not any(k == "independent" and a != at for a, k in found)
+            ):
+                kind = "owner"  # "In runs in its own lab, OpenAI said …": the owner's lab
             out.append((at, kind))
         return out
+
+    def _owner_speaks(self, sentence: str, at: int) -> bool:
+        """Is the owner named at `at` the subject of a verb of saying or running ("OpenAI said")?"""
+        named = self.subject.owner.match(sentence, at) if self.subject.owner else None
+        return bool(named) and bool(SUBJECT_VERB.match(sentence, named.end()))
 
     def _named_since(self, sentence: str, start: int, end: int, inclusive: bool = False) -> bool:
         """Does a firm's name (not the owner's, not a device's) stand after `start` (or at it,
@@ -1252,6 +1264,10 @@ OWNERS_FIGURE = re.compile(
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:through|via|from|under|with|in|of|by|on|at|to|for)\s+(?:the\s+)?$", re.I
 )
+SUBJECT_VERB = re.compile(
+    r"\s+(?:said|says|reported|reports|wrote|writes|announced|measured|ran|tested)\b", re.I
+)
+ITS_OWN = re.compile(r"\b(?:its|their) own\s+$", re.I)
 UNTIL = re.compile(r"\b(?:until|till)\b|直到|直至", re.I)
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
