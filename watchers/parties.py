@@ -1301,8 +1301,9 @@ SIDE_IS = re.compile(
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
 ONE_MODEL = re.compile(
     r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
-    r"|(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?"
-    r"|(?:仅|只)(?:测|跑|复测)了?\s*[^，,。；;]{1,16}?(?:一|1)\s*(?:个|款)模型",
+    # (not what most other results did: "外部数字又大多只测了一个模型")
+    r"|(?<!大多)(?<!大都)(?<!多半)(?<!往往)(?:仅|只)(?:测|跑|复测)了?\s*(?:一|1)\s*(?:个|款)(?:模型)?"
+    r"|(?<!大多)(?<!大都)(?<!多半)(?<!往往)(?:仅|只)(?:测|跑|复测)了?\s*[^，,。；;]{1,16}?(?:一|1)\s*(?:个|款)模型",
     re.I,
 )
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
