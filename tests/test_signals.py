@@ -92,7 +92,7 @@ FLOORS = [
     ("rowan", 1, 0.97),
     ("oak", 1, 1),
     ("pine", 0.98, 0.94),
-    ("quince", 0.97, 0.89),
+    ("quince", 0.98, 0.89),
     ("umber", 0.98, 0.9),
     ("sumac", 0.97, 0.84),
     ("teak", 0.98, 0.91),
@@ -126,7 +126,7 @@ FLOORS = [
     ("acacia", 0.98, 0.94),
     ("sequoia", 1, 0.89),
     ("cherry", 1, 0.96),
-    ("redwood", 0.76, 0.78),
+    ("redwood", 0.77, 0.79),
     ("elder", 0.95, 0.92),
     ("banyan", 0.98, 0.93),
     ("ginkgo", 1, 0.92),
@@ -171,9 +171,9 @@ FLOORS = [
     ("ailanthus", 1, 0.84),
     ("sourwood", 1, 0.97),
     ("ironbark", 0.98, 0.91),
-    ("whitebeam", 0.98, 0.87),
+    ("whitebeam", 1, 0.89),
     ("blackthorn", 0.98, 0.92),
-    ("paperbark", 0.98, 0.96),
+    ("paperbark", 1, 0.96),
 ]
 
 
