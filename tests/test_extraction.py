@@ -107,6 +107,8 @@ def test_relevance(text, relevant):
         # a half said after a tens word
         ("forty-four and a half times the work", "44.5 times the work"),
         ("twenty and a half tokens a second", "20.5 tokens a second"),
+        ("four and a half times faster", "4.5 times faster"),
+        ("the first half of 2027", "the first half of 2027"),
     ],
 )
 def test_chinese_numerals_before_a_unit_become_figures(text, normal):

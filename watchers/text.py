@@ -405,7 +405,7 @@ EN_TENS = {w: 10 * i for i, w in enumerate(_TEN_WORDS.split(), start=2)}
 EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
 EN_SCALE = re.compile(
-    rf"\b(?:hundred|thousand|million|billion|point|{'|'.join(_TEN_WORDS.split())})\b", re.I
+    rf"\b(?:hundred|thousand|million|billion|point|half|{'|'.join(_TEN_WORDS.split())})\b", re.I
 )
 EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
