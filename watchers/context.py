@@ -142,9 +142,8 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         )
     if direction == "backward":
         # inside brackets, only as far back as they open: "年终内部信（随后公开）中写明"
-        opened = max(text.rfind("(", piece.start, start), text.rfind("（", piece.start, start))
-        closed = max(text.rfind(")", piece.start, start), text.rfind("）", piece.start, start))
-        return Scope(opened if opened > closed else piece.start, end, category)
+        opened = open_bracket(text, piece.start, start)
+        return Scope(opened if opened >= 0 else piece.start, end, category)
     if direction == "self":
         return Scope(start, end, category)
     if direction == "cell":  # a table cell, to the next one: "Modeled yield, 4Q26 58%; …"
@@ -169,11 +168,17 @@ def _aside_end(text: str, opens: int, start: int, end: int) -> int:
     return close.start() if close else end
 
 
+def open_bracket(text: str, start: int, end: int) -> int:
+    """Where a bracket opened in text[start:end] and not closed there stands, or -1."""
+    opened = max(text.rfind("(", start, end), text.rfind("（", start, end))
+    closed = max(text.rfind(")", start, end), text.rfind("）", start, end))
+    return opened if opened > closed else -1
+
+
 def _bracket_end(text: str, start: int, end: int) -> int:
     """A cue inside brackets reaches their close at most: "Aldgate Lab (independent; no funding
     from OpenAI) has re-run all three models" negates the funding, not the run."""
-    opened = max(text.rfind("(", 0, start), text.rfind("（", 0, start))
-    if opened < 0 or max(text.rfind(")", opened, start), text.rfind("）", opened, start)) >= 0:
+    if open_bracket(text, 0, start) < 0:
         return end
     closes = [i for i in (text.find(")", start, end), text.find("）", start, end)) if i >= 0]
     return min(closes) if closes else end

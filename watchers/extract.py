@@ -23,6 +23,7 @@ from watchers.context import (
     looking_above,
     looking_ahead,
     looking_back,
+    open_bracket,
     scopes,
     status,
     statuses,
@@ -742,8 +743,8 @@ class Reading(PartyReading, FigureReading):
             ):
                 continue  # "…，对照系统同样是 GB200 和 GB300": the comparators, said after the run
             # (not a name in brackets: "一家云厂商（与 OpenAI、英伟达均无合作关系）拿到了 Jalapeño")
-            plain = [m for m in inside if not _bracketed(sentence.text, m.start)]
-            if plain or inside:
+            plain = [m for m in inside if open_bracket(sentence.text, 0, m.start) < 0]
+            if inside:
                 return (plain or inside)[0]
         return mentions[-1]
 
@@ -973,13 +974,6 @@ def _signal_words(subject: Subject) -> frozenset[str] | None:
     words = None if None in unions else frozenset().union(*unions)
     _WORDS[id(subject)] = (subject, words)
     return words
-
-
-def _bracketed(text: str, at: int) -> bool:
-    """Does `at` stand inside brackets opened before it in its sentence and not yet closed?"""
-    stretch = text[:at]
-    opened = max(stretch.rfind("("), stretch.rfind("（"))
-    return opened >= 0 and max(stretch.rfind(")"), stretch.rfind("）")) < opened
 
 
 def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:

@@ -1260,15 +1260,17 @@ OWNERS_FIGURE = re.compile(
 )
 
 
-# the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
+# a party after a preposition ("…through OpenAI's research access programme"): no doer
 PREPOSITION_BEFORE = re.compile(
     r"\b(?:through|via|from|under|with|in|of|by|on|at|to|for)\s+(?:the\s+)?$", re.I
 )
+# the owner as the subject of saying or running: "OpenAI said", "OpenAI ran"
 SUBJECT_VERB = re.compile(
     r"\s+(?:said|says|reported|reports|wrote|writes|announced|measured|ran|tested)\b", re.I
 )
-ITS_OWN = re.compile(r"\b(?:its|their) own\s+$", re.I)
-UNTIL = re.compile(r"\b(?:until|till)\b|直到|直至", re.I)
+ITS_OWN = re.compile(r"\b(?:its|their) own\s+$", re.I)  # "in its own lab"
+UNTIL = re.compile(r"\b(?:until|till)\b|直到|直至", re.I)  # a state that lasted until something
+# the subject left out of a run: "未包括 Jalapeño", "Jalapeño was not part of the test"
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
     r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
