@@ -174,6 +174,9 @@ FLOORS = [
     ("whitebeam", 1, 0.89),
     ("blackthorn", 0.98, 0.92),
     ("paperbark", 1, 0.96),
+    ("jarrah", 0.88, 0.78),
+    ("karri", 0.74, 0.89),
+    ("quandong", 0.86, 0.48),
 ]
 
 
