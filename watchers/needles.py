@@ -138,9 +138,14 @@ class Alternatives:
         if len(keep) == len(self.parts):
             return self.full
         found = self._subsets.get(keep)
-        if found is None and len(keep) <= _FEW and self._asked(keep):
+        if found is None and len(keep) <= _FEW and (self._costly(keep) or self._asked(keep)):
             return _Parts(tuple(self._part(i) for i in keep), self._subset, keep)
         return found if found is not None else self._subset(keep)
+
+    def _costly(self, keep: tuple[int, ...]) -> bool:
+        """Would compiling these parts together cost more than searching them one by one for good?
+        Compiling grows with the source's length; long parts are never worth it."""
+        return sum(len(self.parts[i]) for i in keep) >= _LONG
 
     def _asked(self, keep: tuple[int, ...]) -> bool:
         """Are these parts still to be searched one by one? A set of parts asked for often is
@@ -259,6 +264,7 @@ class _Parts:
 
 _OFTEN = 4  # times a set of parts is searched one by one before its alternation is compiled
 _FEW = 8  # at most this many parts kept: searched one by one rather than compiled together
+_LONG = 2000  # characters of pattern source past which a set of parts is never compiled together
 _HELD = 4096  # texts (and needle sets) remembered before starting afresh
 _KNOWN: set[str] = set()  # every needle of every Alternatives made so far
 # the automaton of every known needle, built when first asked for;
