@@ -17,7 +17,13 @@ CUES = Path(__file__).parent / "cues.toml"
 SHORT_END = re.compile(r"[,，;；:：]")
 CELL_END = re.compile(r"[;；]")
 COMMA = re.compile(r"[,，]")
-RELATIVE_OPEN = re.compile(r"[,，]\s*(?:which|who|whose|an?|the)\b", re.I)
+# a relative clause, an appositive or a participle's phrase between commas: "Halberd, an
+# independent house, …", "Engineers from a cooling vendor, asked by a customer to size the heat, put …"
+RELATIVE_OPEN = re.compile(
+    r"[,，]\s*(?:which|who|whose|an?|the|(?:asked|hired|commissioned|paid|invited|contracted|engaged|"
+    r"retained|brought in|tasked|funded|told)\s+by)\b",
+    re.I,
+)
 # the categories that take a stretch out of plain assertion: not a fact at all, or a plan
 NOT_FACT = frozenset(
     {"negated", "question", "watchlist", "retracted", "rumour", "nonanswer", "topic", "quoted"}
@@ -158,7 +164,8 @@ def _aside_end(text: str, opens: int, start: int, end: int) -> int:
     independent test house that takes no money from OpenAI, says it has clocked" negate the money,
     not the run."""
     opened = max(
-        RELATIVE_OPEN.finditer(text, max(0, opens - 2), start),
+        # (the opener may be the cue itself: ", asked by a customer to size the heat, put …")
+        (m for m in RELATIVE_OPEN.finditer(text, max(0, opens - 2), start + 24) if m.start() < start),
         key=lambda m: m.start(),
         default=None,
     )
