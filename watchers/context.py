@@ -165,7 +165,11 @@ def _aside_end(text: str, opens: int, start: int, end: int) -> int:
     not the run."""
     opened = max(
         # (the opener may be the cue itself: ", asked by a customer to size the heat, put …")
-        (m for m in RELATIVE_OPEN.finditer(text, max(0, opens - 2), start + 24) if m.start() < start),
+        (
+            m
+            for m in RELATIVE_OPEN.finditer(text, max(0, opens - 2), start + 24)
+            if m.start() < start
+        ),
         key=lambda m: m.start(),
         default=None,
     )
