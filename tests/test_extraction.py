@@ -9,6 +9,8 @@ import pytest
 from db.ledger import load_ledger
 from watchers.base import ParsedItem
 from watchers.extract import extract_item, is_relevant, rules
+from watchers.quantities import quantities
+from watchers.text import normalise
 
 DATA = Path(__file__).parent / "data"
 
@@ -328,3 +330,19 @@ def test_html_left_in_an_item_reads_as_lines_and_its_tables_as_rows():
         "DeepSeek R1: Jalapeño 18,900 Tokens/s per kW.",
         "- MTP off & rated power",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "quantity"),
+    [
+        ("a lone user got 84,600 tokens per minute", 1410.0, "throughput-per-user"),
+        ("一个用户独占整机，一分钟下来能收到约 7.87 万个 token", 1311.667, "throughput-per-user"),
+        ("每分钟 78,700 个 token", 1311.667, "throughput"),
+        ("per kW, 4.8 million tokens a minute", 80000.0, "throughput-per-power"),
+        ("每秒 730 个 token", 730.0, "throughput"),  # a second stays a second
+    ],
+)
+def test_tokens_counted_over_a_minute_are_a_sixtieth_of_them_a_second(text, value, quantity):
+    (found,) = quantities(normalise(text))
+    assert found.quantity == quantity
+    assert found.value == pytest.approx(value, rel=1e-3)

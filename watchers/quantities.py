@@ -46,6 +46,12 @@ TOKENS = r"(?:mixed\s+|output\s+|混合\s*)?(?:tok(?:en)?s?|个?\s*token|个?\s*
 PER_SECOND = (
     r"(?:\s*/\s*s(?:ec)?\b|\s*(?:per|a|each|every)\s+second|\s*/\s*秒|每秒|\s*per\s*sec\b|/s)"
 )
+# tokens counted over a minute are a sixtieth of them a second: "4.7 million tokens a minute",
+# "一分钟下来能收到约 7.87 万个 token"
+PER_MINUTE = r"(?:\s*/\s*min\b|\s*(?:per|a|each|every)\s+minute\b|\s*/\s*分钟|\s*每分钟)"
+MINUTE_BEFORE = re.compile(
+    r"(?:每|一|1)\s*分钟(?:下来|之内|内|里)?|\b(?:per|a|each|every|in a|in one)\s+minute\b", re.I
+)
 PER_KW = r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
 PER_MW = (
     r"(?:\s*/\s*mw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b|\s*每兆瓦|/兆瓦"
@@ -75,6 +81,7 @@ AFTER = [
     ("throughput-per-power", 1e-3, re.compile(rf"^\s*{THROUGHPUT}?{PER_MW}", re.I)),
     ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
     ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
+    ("throughput", 1 / 60, re.compile(rf"^\s*{TOKENS}{PER_MINUTE}", re.I)),
     ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}{PER_SECOND}", re.I)),
     ("throughput", 1.0, re.compile(rf"^\s*{TOKENS_ALONE}", re.I)),
     ("time", 1e-6, re.compile(r"^\s*(?:µs|μs|us|microseconds?|微秒)(?![a-z])", re.I)),
@@ -93,7 +100,7 @@ BEFORE = [
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|单个用户|独占整机|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
+    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
         # one request served at a time: "with one request in flight at a time", "batch size 1"
         r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1(?![\d,.])|\bconcurrency (?:of )?1(?![\d,.])", re.I)),
 ]  # fmt: skip
@@ -210,7 +217,7 @@ def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
         unit = pattern.match(after)
         if unit:
             if quantity == "throughput":
-                return _denominator_before(sentence, match, match.end() + unit.end())
+                return _denominator_before(sentence, match, match.end() + unit.end(), factor)
             return quantity, factor, match.end() + unit.end()
     pair = PAIR.match(after)
     if pair:  # "8.54万对4.5万 tokens/s/kW": the unit follows the second number
@@ -251,15 +258,21 @@ def heading_unit(heading: str) -> tuple[str, float] | None:
     return None
 
 
-def _denominator_before(sentence: str, match: re.Match, end: int):
-    """Tokens per second with its denominator said before the number, or none at all."""
+def _denominator_before(sentence: str, match: re.Match, end: int, per: float = 1.0):
+    """Tokens per second with its denominator said before the number, or none at all (`per`:
+    what the tokens said after it are a second: a sixtieth for those of a minute)."""
     lead = sentence[max(0, match.start() - 64) : match.start()]
     lead = lead[max(lead.rfind(";"), lead.rfind("；"), lead.rfind("。")) + 1 :]
+    if per == 1.0 and MINUTE_BEFORE.search(lead[-24:]) and not PER_SECOND_BEFORE.search(lead[-24:]):
+        per = 1 / 60  # "一分钟下来能收到约 78,700 个 token"
     found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(lead)]
     if not found:
-        return "throughput", 1.0, end
+        return "throughput", per, end
     _, quantity, factor = max(found)
-    return quantity, factor, end
+    return quantity, factor * per, end
+
+
+PER_SECOND_BEFORE = re.compile(r"每秒|\b(?:per|a|each|every)\s+second\b", re.I)
 
 
 def _comparator(sentence: str, match: re.Match) -> bool:
