@@ -834,7 +834,7 @@ WORKLOAD = [
     (
         re.compile(
             r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:input|prompt)\s+tokens?\W{0,6}(?:and\s+|with\s+)?"
-            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:output|generated)\s+tokens?",
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:output|generated)(?:\s+tokens?)?\b",
             re.I,
         ),
         "io-tokens",
