@@ -676,6 +676,8 @@ class Reading(PartyReading, FigureReading):
             for m in self.mentions[number]
             if position <= m.start < clause.end
             and not COMPARISON.search(sentence.text[position : m.start])
+            # "1.4 to 1.8 times the throughput per watt of the Nvidia systems": the base of a multiple
+            and not (MULTIPLE.match(sentence.text, position) and not m.ours)
         ]
         if after:
             return after[0].ours
@@ -695,6 +697,8 @@ class Reading(PartyReading, FigureReading):
                 continue
             if self.mentions[earlier] and self._comparators_aside(earlier):
                 continue  # "对照的 GB200、GB300 也由团队重跑。": the story stays on the subject
+            if self.mentions[earlier] and self._only_comparands(earlier):
+                return True  # "…1.6 to 3.3 times lower than on the Blackwell machines": the story stays
             if self.mentions[earlier]:
                 return self._left_topic(earlier).ours
             if MARKDOWN_HEADING.match(self.analysed[earlier].sentence.text):
@@ -712,6 +716,24 @@ class Reading(PartyReading, FigureReading):
         if after >= len(self.analysed) or self.sections[after] != self.sections[number]:
             return False
         return bool(self.mentions[after]) and self.mentions[after][0].ours
+
+    def _only_comparands(self, number: int) -> bool:
+        """Does a sentence name other devices only as what a figure is set against ("1.4 to 1.8
+        times the throughput per watt of the Nvidia systems", "lower than on Blackwell")?"""
+        sentence = self.analysed[number].sentence
+        text = sentence.text
+        for m in self.mentions[number]:
+            if m.ours:
+                return False
+            start = max(sentence.clause_at(m.start).start, m.start - 60)
+            # the comparison is a figure's: a figure with a unit comes first in the clause
+            figure = next((q for q in quantities(text) if start <= q.start < m.start), None)
+            if figure is None or not (
+                COMPARISON.search(text, figure.end, m.start)
+                or MULTIPLE_BEFORE.search(text, figure.start, m.start)
+            ):
+                return False
+        return True
 
     def _comparators_aside(self, number: int) -> bool:
         """Does a sentence with no figure name only other devices, called the comparators ("The
@@ -1032,6 +1054,9 @@ WITH_ASIDE = re.compile(r"[\s,]*(?:with|along with|alongside)\s", re.I)
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
+# a figure that is a multiple of another's: the device named after it is that other
+MULTIPLE = re.compile(r"[\d.,]+\s*(?:(?:to|–|-|—|~)\s*[\d.,]+\s*)?(?:times\b|x\b|×|-fold\b)", re.I)
+MULTIPLE_BEFORE = re.compile(r"\d\s*(?:times\b|x\b|×|-fold\b)", re.I)
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
 BRACKET_AFTER = re.compile(r"[^()（），,;；、\s]{0,16}\s*[(（]\s*")
 MODEL_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,3}?(?:for|on|with|running|在)\s*", re.I)

@@ -400,7 +400,9 @@ class FigureReading:
             unit = heading_unit(lead) if lead else None
             if unit is None or not BARE_LEAD.fullmatch(text[models[-1] : start]):
                 return None
-        return Quantity(start, end, round(value * unit[1], 9), unit[0], False)
+        return Quantity(
+            start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start)
+        )
 
     def _before_model(self, number: int, bare: tuple) -> Quantity | None:
         """ "Peak throughput per kilowatt: 81,200 for GPT-OSS 120B, 18,700 for DeepSeek R1": a bare
@@ -417,7 +419,10 @@ class FigureReading:
         found = heading_denominator(text[: colon + 1])
         if found is None:
             return None
-        return Quantity(start, end, round(value * found[1], 9), found[0], False)
+        # ("1,459 tokens per second per user versus 535 on GPT-OSS": the other side's)
+        return Quantity(
+            start, end, round(value * found[1], 9), found[0], _comparator_before(text, start)
+        )
 
     def _lead_line(self, number: int) -> str | None:
         """The nearest line before that leads a list (it ends with a colon), when only list lines
