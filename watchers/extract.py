@@ -645,6 +645,14 @@ class Reading(PartyReading, FigureReading):
         ]
         if before:
             last = before[-1]
+            if (
+                not last.ours
+                and len(before) > 1
+                and before[-2].ours
+                and PAIR_BETWEEN.match(sentence.text[before[-2].end : last.start])
+                and MULTIPLE.match(sentence.text, position)
+            ):
+                return True  # a multiple of a pair the subject leads is the subject's
             if not last.ours and last.start >= clause.start:
                 # "Jalapeño's speed-up over the comparators was 1.8 to 3.9 times": the other side
                 # of a comparison the subject leads in this clause
@@ -1055,7 +1063,11 @@ MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
 # a figure that is a multiple of another's: the device named after it is that other
-MULTIPLE = re.compile(r"[\d.,]+\s*(?:(?:to|–|-|—|~)\s*[\d.,]+\s*)?(?:times\b|x\b|×|-fold\b)", re.I)
+MULTIPLE = re.compile(
+    r"[\d.,]+\s*(?:(?:to|–|-|—|~|至|到)\s*[\d.,]+\s*)?(?:times\b|x\b|×|倍|-fold\b)", re.I
+)
+# the second of a pair a multiple is taken over: "Jalapeño 与英伟达系统的每千瓦吞吐之比：…47.2 倍"
+PAIR_BETWEEN = re.compile(r"\s*(?:与|和|跟|同|对|比|vs\.?|versus|and|against)\s*$", re.I)
 MULTIPLE_BEFORE = re.compile(r"\d\s*(?:times\b|x\b|×|-fold\b)", re.I)
 APPOSITIVE = re.compile(r",\s*(?:the|a|an|which|who|its)\b[^,]{0,120},", re.I)
 BRACKET_AFTER = re.compile(r"[^()（），,;；、\s]{0,16}\s*[(（]\s*")
