@@ -641,7 +641,9 @@ class Reading(PartyReading, FigureReading):
         before = [
             m
             for m in self.mentions[number]
-            if m.end <= position and not any(a <= m.start < b <= position for a, b in aside)
+            if m.end <= position
+            and not any(a <= m.start < b <= position for a, b in aside)
+            and not _left_behind(sentence.text, m)
         ]
         if before:
             last = before[-1]
@@ -1062,6 +1064,24 @@ WITH_ASIDE = re.compile(r"[\s,]*(?:with|along with|alongside)\s", re.I)
 MARKDOWN_HEADING = re.compile(r"\s*#{1,4}\s")
 RELATIVE = re.compile(r"[\s,，]*(?:which|that|who)\s+(?!is\b|are\b|was\b|were\b)", re.I)
 # ", the accelerator that sits alongside its Rubin GPUs,": a device named in an aside is not the topic
+# what traffic moved off: "已从英伟达集群切流", "traffic moved off the Nvidia fleet"
+FROM_BEFORE = re.compile(
+    r"(?:从|自)\s*$|\b(?:moved|migrated|shifted|switched) (?:\w+ )?(?:off|away from)\s+(?:the\s+)?$",
+    re.I,
+)
+MOVED_AFTER = re.compile(
+    r"[^，,。；;]{0,8}?(?:切流|切换|切走|迁出|迁移|迁走|换下|撤下|转移)|[^.;,]{0,30}?\bto\b", re.I
+)
+
+
+def _left_behind(text: str, mention) -> bool:
+    """Is the device named as what was moved off ("已从英伟达集群切流，开始承接…请求")?"""
+    return bool(
+        FROM_BEFORE.search(text, max(0, mention.start - 12), mention.start)
+        and MOVED_AFTER.match(text, mention.end)
+    )
+
+
 # a figure that is a multiple of another's: the device named after it is that other
 MULTIPLE = re.compile(
     r"[\d.,]+\s*(?:(?:to|–|-|—|~|至|到)\s*[\d.,]+\s*)?(?:times\b|x\b|×|倍|-fold\b)", re.I
