@@ -1084,7 +1084,7 @@ def _left_behind(text: str, mention) -> bool:
 
 # a figure that is a multiple of another's: the device named after it is that other
 MULTIPLE = re.compile(
-    r"[\d.,]+\s*(?:(?:to|–|-|—|~|至|到)\s*[\d.,]+\s*)?(?:times\b|x\b|×|倍|-fold\b)", re.I
+    r"[\d.,]+\s*(?:(?:to|and|–|-|—|~|至|到)\s*[\d.,]+\s*)?(?:times\b|x\b|×|倍|-fold\b)", re.I
 )
 # the second of a pair a multiple is taken over: "Jalapeño 与英伟达系统的每千瓦吞吐之比：…47.2 倍"
 PAIR_BETWEEN = re.compile(r"\s*(?:与|和|跟|同|对|比|vs\.?|versus|and|against)\s*$", re.I)
