@@ -121,8 +121,41 @@ def scopes(
                 piece = next((p for p in pieces if p.start <= match.start() < p.end), None)
                 if piece is None:
                     continue
-                out.append(_scope(direction, category, piece, match, text))
+                reach = _scope(direction, category, piece, match, text)
+                if direction == "backward" and CJK.search(text):
+                    reach = _topic_clause(sentence, reach, match.start())
+                out.append(reach)
     return out
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+TOPIC_FIRST = re.compile(r"\W*(?:对于|关于|至于|说到|谈到|提到)")
+ADVERBS_ONLY = re.compile(
+    r"(?:目前|现在|至今|眼下|迄今|截至目前|到现在|暂时|一直|始终|依然|仍然|依旧|也|还|仍|都|却|则|但|而|可|就|只是)+"
+)
+
+
+def _topic_clause(sentence: Sentence, found: Scope, at: int) -> Scope:
+    """A Chinese cue said after its own clause's subject reaches back over that clause only; one
+    that opens its clause ("…，认证工作仍在进行中，尚未完成") over the clause before, its topic, too:
+    "B0 样片已于 3 月回片" two clauses back is not what has not happened."""
+    number = next(
+        (i for i, c in enumerate(sentence.clauses) if c.start <= at < c.end),
+        len(sentence.clauses) - 1,
+    )
+    clause = sentence.clauses[number]
+    text = sentence.text
+    lead = text[clause.start : at].strip(" ,，、")
+    opens = not lead or ADVERBS_ONLY.fullmatch(lead)  # "…的正面对比，目前也还没有任何一方公布"
+    if opens and number:
+        number -= 1
+    while (
+        number and text[sentence.clauses[number].start - 1 : sentence.clauses[number].start] == "、"
+    ):
+        number -= 1  # "在测试脚本公开、外部实验室拿到板卡之前": a list is one clause
+    if TOPIC_FIRST.match(text):
+        number = 0  # "对于外界关心的 Rubin 与 Jalapeño 正面对比，英伟达称“没有这方面的计划”"
+    return Scope(max(found.start, sentence.clauses[number].start), found.end, found.category)
 
 
 def _asked_from(text: str, cue: re.Match) -> int:
