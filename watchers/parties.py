@@ -363,6 +363,8 @@ class PartyReading:
                 and not LINE_OF_WORK.search(text, max(0, verb.start() - 40), verb.start())
                 # a track record: "a laboratory that has tested most of the accelerators on the market"
                 and not TRACK_RECORD.match(text, verb.end())
+                # a check of the hardware said after the verb: "跑完高温老化和可靠性考核"
+                and not CHECK_AFTER.match(text, verb.end())
             ]
             self._verbs_in[number] = found
         return found
@@ -1322,6 +1324,11 @@ NOT_A_BENCHMARK = re.compile(
     r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$"
     # a thing someone else ran, as an object: "We reviewed what was run"
     r"|\b(?:what|whatever)\s+(?:was|were|had been|has been|got)\s+$",
+    re.I,
+)
+CHECK_AFTER = re.compile(
+    r"\s*(?:了|完)?\s*(?:高温)?(?:老化|可靠性|验收|烧机|出厂)"
+    r"|\s+(?:the\s+|its\s+)?(?:burn-?in|reliability|qualification|acceptance)\s+(?:tests?|runs?|checks?|flow|suite)\b",
     re.I,
 )
 # bring-up before a run: "booting and running models", "booting on the first day and running a

@@ -90,6 +90,7 @@ AFTER = [
     ("ratio", 1.0, re.compile(r"^\s*(?:x\b|×|倍|times\b|-fold)", re.I)),
     ("percent", 1.0, re.compile(r"^\s*(?:%|percent\b|per cent\b|个百分点)", re.I)),
     ("compute", 1.0, re.compile(r"^\s*(?:pflops|pflop/s|petaflops)\b", re.I)),
+    ("compute", 1e-3, re.compile(r"^\s*(?:tflops|tflop/s|teraflops)\b", re.I)),
     ("power", 1e3, re.compile(r"^\s*(?:kw|kilowatts?|千瓦)(?![a-z/])", re.I)),
     ("power", 1.0, re.compile(r"^\s*(?:w|watts?|瓦)(?![a-z/])", re.I)),
     ("months", 1.0, re.compile(r"^\s*(?:months?|个月)", re.I)),
