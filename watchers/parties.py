@@ -1328,7 +1328,9 @@ NOT_A_BENCHMARK = re.compile(
 )
 CHECK_AFTER = re.compile(
     r"\s*(?:了|完)?\s*(?:高温)?(?:老化|可靠性|验收|烧机|出厂)"
-    r"|\s+(?:the\s+|its\s+)?(?:burn-?in|reliability|qualification|acceptance)\s+(?:tests?|runs?|checks?|flow|suite)\b",
+    r"|\s+(?:the\s+|its\s+)?(?:burn-?in|reliability|qualification|acceptance)\s+(?:tests?|runs?|checks?|flow|suite)\b"
+    # bring-up: "packaged parts are alive and running code"
+    r"|\s+(?:test\s+)?(?:code|software|firmware|diagnostics|linux|hello world)\b",
     re.I,
 )
 # bring-up before a run: "booting and running models", "booting on the first day and running a
