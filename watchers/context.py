@@ -183,8 +183,8 @@ def _scope(direction: str, category: str, piece, match: re.Match, text: str) -> 
         # inside brackets, only as far back as they open: "年终内部信（随后公开）中写明"
         opened = open_bracket(text, piece.start, start)
         return Scope(opened if opened >= 0 else piece.start, end, category)
-    if direction == "self":
-        return Scope(start, end, category)
+    if direction == "self":  # the match itself, across a colon in a quoted title
+        return Scope(start, match.end(), category)
     if direction == "cell":  # a table cell, to the next one: "Modeled yield, 4Q26 58%; …"
         stop = CELL_END.search(text, end)
         return Scope(start, stop.start() if stop else len(text), category)

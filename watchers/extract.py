@@ -1111,6 +1111,8 @@ WE_PUBLISHED = re.compile(
 OWNER_OUTLET = re.compile(
     r"(?:'s|’s)?\s*(?:\w+\s+){0,2}?(?:blog|newsroom|press release|official (?:post|statement)"
     r"|livestream|live stream|webinar|keynote|dev ?day|ama)\b"
+    # a line heading the owner's own notes: "OpenAI Engineering — B0 bring-up notes"
+    r"|\s+(?:engineering|research|hardware|infrastructure|infra|silicon)(?:\s+team)?\s*(?:—|–|--|:|\|)"
     r"|\s*(?:的)?\s*(?:官方)?(?:工程|技术|研究|开发者|硬件)?(?:博客|官博|新闻稿|官方公告|官方声明|技术直播|直播|开发者大会|分享会)",
     re.I,
 )
