@@ -646,6 +646,20 @@ class Reading(PartyReading, FigureReading):
             and not any(a <= m.start < b <= position for a, b in aside)
             and not _left_behind(sentence.text, m)
         ]
+        around = [
+            m
+            for m in self.mentions[number]
+            if m.start < position < m.end
+            # (not one that spans another device's name: "OpenAI 的机房里已经部署了大量 Rubin，…自研芯片")
+            and not (
+                self.subject.others is not None
+                and self.subject.others.search(sentence.text, m.start, m.end)
+            )
+        ]
+        if not before and around:
+            # a name said around the stretch ("OpenAI's serving team says the trick is on in every
+            # run the company does on its own inference chip"): the stretch is that device's
+            return around[-1].ours
         if before:
             last = before[-1]
             if (
