@@ -346,3 +346,21 @@ def test_tokens_counted_over_a_minute_are_a_sixtieth_of_them_a_second(text, valu
     (found,) = quantities(normalise(text))
     assert found.quantity == quantity
     assert found.value == pytest.approx(value, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("about 55 millijoules per token", 18181.818),
+        ("0.054 J/token", 18518.519),
+        ("each DeepSeek R1 token cost about fifty-five millijoules", 18181.818),
+    ],
+)
+def test_energy_for_each_token_is_the_inverse_of_tokens_per_joule(text, value):
+    (found,) = quantities(normalise(text))
+    assert found.quantity == "throughput-per-power"
+    assert found.value == pytest.approx(value, rel=1e-4)
+
+
+def test_energy_with_no_token_is_no_throughput():
+    assert quantities(normalise("the board drew 55 mJ in the idle state")) == ()

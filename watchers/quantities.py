@@ -95,6 +95,17 @@ AFTER = [
     ("power", 1.0, re.compile(r"^\s*(?:w|watts?|瓦)(?![a-z/])", re.I)),
     ("months", 1.0, re.compile(r"^\s*(?:months?|个月)", re.I)),
 ]
+# energy for each token: "55 millijoules per token", "0.055 J/token" (its inverse is tokens per joule)
+ENERGY_PER_TOKEN = re.compile(
+    r"\s*(?P<u>millijoules?|mj|joules?|j)\b"
+    r"(?P<per>\s*(?:/|per|a|each|for each|for every)\s*(?:generated\s+|output\s+)?token\b)?",
+    re.I,
+)
+TOKEN_COST_BEFORE = re.compile(
+    r"\b(?:each|every|per|a|one)\s+(?:[\w-]+\s+){0,3}?tokens?\s+(?:cost|costs|took|takes|used|uses|needed"
+    r"|needs|consumed|consumes|burned|burns|drew)\s+(?:about\s+|roughly\s+|around\s+|some\s+|~)?$",
+    re.I,
+)
 # a per-power or per-user denominator said before the number (每千瓦可以处理约1.23万 tokens/s)
 BEFORE = [
     ("throughput-per-power", 1 / 3600, re.compile(r"(?:per|each|every|a)\s+(?:kilowatt[- ]hour|kwh)\b|每(?:度电|千瓦时)", re.I)),
@@ -188,7 +199,9 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             quantity, factor = denominated[:2]  # "单用户…为 742 token/s，在 Kimi 上为 668 token/s"
         if quantity.startswith("throughput-per"):
             denominated = (quantity, factor, end)
-        value = to_number(match.group("n"), match.group("m")) * factor
+        number = to_number(match.group("n"), match.group("m"))
+        # energy for each token is the inverse of tokens for each unit of energy
+        value = (-factor / number if number else 0.0) if factor < 0 else number * factor
         # the other side of a comparison, or a difference ("38 tok/s slower than OpenAI's 700"):
         # not a reading either way
         aside = _comparator(sentence, match) or (
@@ -214,6 +227,12 @@ def _carries(sentence: str, after: int, match: re.Match) -> bool:
 
 def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
     after = sentence[match.end() :]
+    energy = ENERGY_PER_TOKEN.match(after)
+    if energy and (energy.group("per") or TOKEN_COST_BEFORE.search(sentence, 0, match.start())):
+        # "55 millijoules a token", "each token cost about 55 mJ": a negative factor marks the
+        # inverse (tokens per second per kW from joules per token)
+        scale = 1e6 if energy.group("u").lower().startswith(("milli", "mj")) else 1e3
+        return "throughput-per-power", -scale, match.end() + energy.end()
     for quantity, factor, pattern in AFTER:
         unit = pattern.match(after)
         if unit:

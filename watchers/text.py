@@ -411,7 +411,7 @@ EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
     rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?"
     r"(?:\s+and\s+a\s+half)?)\b"  # "forty-four and a half times"
-    r"(?=[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?"
+    r"(?=[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?|millijoules?|joules?"
     r"|times\b|percent\b|per\s?cent\b|x\b)"
     # the first end of a span said in words: "between one point eight and three point five times"
     rf"|\s+(?:and|to)\s+(?:{'|'.join([*EN_UNITS, *EN_TENS])})\b)",
