@@ -1131,7 +1131,13 @@ def firm_names(text: str) -> tuple[str, ...]:
     names |= {m.group("name") for m in ZH_FIRM_REPORT.finditer(text)}
     names |= {m.group("name") for m in ZH_FIRM_KIND.finditer(text)}
     names |= {m.group("name") for m in FIRM_KIND.finditer(text)}
-    return tuple(sorted(n for n in names if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT))
+    return tuple(
+        sorted(
+            n
+            for n in names
+            if n.split()[0] not in FIRM_NOT and n not in FIRM_NOT and n.split()[0] not in MONTHS
+        )
+    )
 
 
 @lru_cache(maxsize=1024)
