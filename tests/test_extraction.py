@@ -94,9 +94,9 @@ def test_relevance(text, relevant):
         ("三款模型", "三款模型"),
         ("领先一成", "领先一成"),
         # a share of parts said as a fraction is a percentage; of anything else it stays words
-        ("four of every five dies pass", "80% dies pass"),
-        ("nine in ten chips", "90% chips"),
-        ("3 out of 4 B0 parts", "75% B0 parts"),
+        ("four of every five dies pass", "80% of dies pass"),
+        ("nine in ten chips", "90% of chips"),
+        ("3 out of 4 B0 parts", "75% of B0 parts"),
         ("two of the three models", "two of the three models"),
         ("four in five analysts", "four in five analysts"),
         # a tens word is a figure before its unit; a small number word stays

@@ -242,8 +242,9 @@ def _both_figures(a: Candidate, b: Candidate) -> bool:
 
 
 def _places(value: float) -> int:
-    """The decimal places a figure is given to (48.0: 0, 1.87: 2)."""
-    return max(0, -Decimal(repr(float(value))).normalize().as_tuple().exponent)
+    """The decimal places a figure is given to (48.0: 0, 1.87: 2; 70.0: -1, a figure in tens, as
+    "seven in ten" gives it)."""
+    return -Decimal(repr(float(value))).normalize().as_tuple().exponent
 
 
 QUOTED_ABOVE = frozenset({"rumour"})  # said by the post a reply quotes, not by the reply

@@ -129,7 +129,7 @@ def _share(match: re.Match) -> str:
         return int(word) if word.isdigit() else _SHARE_WORDS.index(word.lower()) + 1
 
     n, m = value(match.group("n")), value(match.group("m"))
-    return f"{100 * n / m:.3g}%" if 0 < n <= m else match.group(0)
+    return f"{100 * n / m:.3g}% of" if 0 < n <= m else match.group(0)
 
 
 # a character reference left in an item's text
