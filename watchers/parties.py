@@ -1512,7 +1512,10 @@ UNLIKE_BEFORE = re.compile(
     r"与[^，,。]{0,24}不同|不同于|不再(?:只是)?|\b(?:rather than|instead of|unlike|no longer|not just)\b"
     # "去年他们只是在现场见证，而这一次…亲手跑了", "last year it only watched; this time it ran"
     r"|只是[^。；]{0,60}[，,]\s*(?:而|但|不过)?\s*(?:这一次|这次|此次|如今)"
-    r"|\bonly (?:watched|witnessed|observed)\b[^.]{0,80}\bthis time\b",
+    r"|\bonly (?:watched|witnessed|observed)\b[^.]{0,80}\bthis time\b"
+    # the party told by its earlier visit: "当初来抽查的人，这次自己跑了", "现场抽查的那家机构，这次没再只当监考"
+    r"|(?:当初|此前|八月|8 ?月|上次|去年)[^。；]{0,30}(?:抽查|见证|旁观|监考)[^。；]{0,16}[，,]\s*(?:它|他们)?\s*这(?:一)?次"
+    r"|\b(?:back|last) (?:in )?(?:august|time|year)\b[^.]{0,60}\b(?:watched|witnessed|observed|spot-checked)\b[^.]{0,60}\bthis time\b",
     re.I,
 )
 
