@@ -54,6 +54,8 @@ from watchers.vocabulary import rules as load_rules
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
+    # an event the title tells: "Checklist update: Rubin's first gigawatt slides into 2027"
+    r"|\b(?:slides|slid|slips|slipped|lands|landed|arrives|arrived|taped out|went live|goes live)\b"
     # a tally with a new entry: "每周证据清单｜新增一条：…", "one new entry this week"
     r"|新增(?:了)?[一二三两\d]+\s*(?:条|项|个)|\bnew (?:entry|entries|item|items|addition|additions)\b"
     r"|\bwhat(?:'s| is| was| got) done\b"
@@ -671,6 +673,14 @@ class Reading(PartyReading, FigureReading):
                 and MULTIPLE.match(sentence.text, position)
             ):
                 return True  # a multiple of a pair the subject leads is the subject's
+            if (
+                not last.ours
+                and MULTIPLE.match(sentence.text, position)
+                and ADVANTAGE_OVER.search(
+                    sentence.text, max(clause.start, last.start - 40), last.start
+                )
+            ):
+                return True  # "puts the advantage over its own GB200 runs at 41 times": GB200 is the base
             if not last.ours and last.start >= clause.start:
                 # "Jalapeño's speed-up over the comparators was 1.8 to 3.9 times": the other side
                 # of a comparison the subject leads in this clause
@@ -1101,6 +1111,12 @@ def _left_behind(text: str, mention) -> bool:
 # a figure that is a multiple of another's: the device named after it is that other
 MULTIPLE = re.compile(
     r"[\d.,]+\s*(?:(?:to|and|–|-|—|~|至|到)\s*[\d.,]+\s*)?(?:times\b|x\b|×|倍|-fold\b)", re.I
+)
+# the base of an advantage: "the advantage over its own GB200 runs", "相对 GB300 的优势"
+ADVANTAGE_OVER = re.compile(
+    r"\b(?:advantage|lead|edge|margin|speed-?up|uplift)\s+(?:over|against|versus|vs\.?|relative to)"
+    r"\s+(?:the\s+|its\s+|their\s+|an?\s+)?(?:own\s+)?$|(?:相对|相对于|相较于?)\s*$",
+    re.I,
 )
 # the second of a pair a multiple is taken over: "Jalapeño 与英伟达系统的每千瓦吞吐之比：…47.2 倍"
 PAIR_BETWEEN = re.compile(r"\s*(?:与|和|跟|同|对|比|vs\.?|versus|and|against)\s*$", re.I)

@@ -35,6 +35,8 @@ SPAN_END = re.compile(
     # speech without commas: a filler, or a new subject after "and", "so", "because" ("…not by the
     # submitter and I want to be careful … um we also logged power")
     r"|\s+(?=(?:um|uh|erm|uhm)\b)|\s+(?=(?:and|so|because)\s+(?:i|we|you|they|he|she)\s)"
+    # a second verb phrase with its own auxiliary: "was not energised in 2026 and will now come online"
+    r"|\s+(?=and\s+(?:will|would|is|are|has|have)\s+(?:now|since|instead|then)\s)"
     # the main verb after an aside: "Northgate, which has no ties to either, has now published"
     r"|,\s*(?=(?:has|have|had|is|was|were|are)\s+(?:now\s+|since\s+|also\s+|just\s+)?\w+(?:ed|en)\b)"
     r"|(?=(?:但是|但|而是|而|不过|然而|只是|可是|却|尽管))|,(?=\s*(?:并且|同时|之后|并|且|随后|此外|另外))"
