@@ -161,6 +161,8 @@ class FigureReading:
                     if quantity is None and seen is not None:
                         quantity = self._listed(number, bare_number, seen, by_subject=True)
                     if quantity is None:
+                        quantity = self._in_table_unit(number, bare_number)
+                    if quantity is None:
                         continue
                 else:
                     seen = quantity
@@ -403,6 +405,32 @@ class FigureReading:
         return Quantity(
             start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start)
         )
+
+    def _in_table_unit(self, number: int, bare: tuple) -> Quantity | None:
+        """ "GPT-OSS 120B: Jalapeño (OIC) 81,900; …" under or over "Units: tokens per second per kW":
+        a table row's bare cell is in the unit a line of the item names for the whole table."""
+        text = self.analysed[number][0].text
+        if not TABLE_ROW.match(text):
+            return None
+        unit = self._table_units()
+        if unit is None:
+            return None
+        start, end, value = bare
+        return Quantity(
+            start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start)
+        )
+
+    def _table_units(self) -> tuple[str, float] | None:
+        """The unit an item's "Units: …", "Metric: …" or "单位：…" line names, once."""
+        if not hasattr(self, "_units_line"):
+            self._units_line = None
+            for read in self.analysed:
+                line = UNITS_LINE.match(read.sentence.text)
+                if line:
+                    self._units_line = heading_unit(line.group("unit"))
+                    if self._units_line is not None:
+                        break
+        return self._units_line
 
     def _before_model(self, number: int, bare: tuple) -> Quantity | None:
         """ "Peak throughput per kilowatt: 81,200 for GPT-OSS 120B, 18,700 for DeepSeek R1": a bare
@@ -920,6 +948,10 @@ def _part_of(text: str, quantity: Quantity) -> str:
 
 
 SEMICOLONS = re.compile(r"[;；]")
+# a line naming the unit of a table's cells: "Units: tokens per second per kW", "Metric: …", "单位：…"
+UNITS_LINE = re.compile(r"\W*(?:units?|metric|measure|单位|指标|口径)\s*[:：]\s*(?P<unit>.+)", re.I)
+# a table row read as a sentence: "GPT-OSS 120B: Jalapeño (OIC) 81,900; Jalapeño (OpenAI) 85,448; …"
+TABLE_ROW = re.compile(r"[^:：;；]{1,60}[:：][^;；]+[;；]")
 
 WORKLOAD_KINDS = [
     # (not the chat mix, "the usual long-prompt, short-answer mix")

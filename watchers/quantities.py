@@ -109,9 +109,9 @@ TOKEN_COST_BEFORE = re.compile(
 # a per-power or per-user denominator said before the number (每千瓦可以处理约1.23万 tokens/s)
 BEFORE = [
     ("throughput-per-power", 1 / 3600, re.compile(r"(?:per|each|every|a)\s+(?:kilowatt[- ]hour|kwh)\b|每(?:度电|千瓦时)", re.I)),
-    ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
-    ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:mw|megawatt)\b|每兆瓦", re.I)),
-    ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
+    ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
+    ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b|每兆瓦", re.I)),
+    ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
     ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
         # one request served at a time: "with one request in flight at a time", "batch size 1"
         r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1(?![\d,.])|\bconcurrency (?:of )?1(?![\d,.])", re.I)),
