@@ -197,6 +197,14 @@ class FigureReading:
                     or self._metric_earlier_in(sentence.text, quantity, before)
                     or self._metric_before(number, quantity)
                 )
+                if (
+                    metric
+                    and metric.cues is None
+                    and LABEL_LEAD.fullmatch(sentence.text, 0, quantity.start)
+                ):
+                    # "Jalapeño: 11,400 tokens per second per kilowatt." after a sentence naming the
+                    # point it was read at: the measure the sentence before named
+                    metric = self._metric_before(number, quantity) or metric
                 if not metric:
                     continue
                 metric = self._held_over(number, quantity, metric)
@@ -948,6 +956,8 @@ def _part_of(text: str, quantity: Quantity) -> str:
 
 
 SEMICOLONS = re.compile(r"[;；]")
+# a short label before a figure: "Jalapeño: ", "结果："
+LABEL_LEAD = re.compile(r"[^:：.。;；]{1,30}[:：]\s*")
 # a line naming the unit of a table's cells: "Units: tokens per second per kW", "Metric: …", "单位：…"
 UNITS_LINE = re.compile(r"\W*(?:units?|metric|measure|单位|指标|口径)\s*[:：]\s*(?P<unit>.+)", re.I)
 # a table row read as a sentence: "GPT-OSS 120B: Jalapeño (OIC) 81,900; Jalapeño (OpenAI) 85,448; …"
