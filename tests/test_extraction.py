@@ -364,3 +364,11 @@ def test_energy_for_each_token_is_the_inverse_of_tokens_per_joule(text, value):
 
 def test_energy_with_no_token_is_no_throughput():
     assert quantities(normalise("the board drew 55 mJ in the idle state")) == ()
+
+
+def test_an_energy_per_token_gives_no_denominator_to_the_throughput_after_it():
+    found = quantities(
+        normalise("each token cost about 55 millijoules, and it served 1,400 tokens/s")
+    )
+    assert [q.quantity for q in found] == ["throughput-per-power", "throughput"]
+    assert found[1].value == 1400.0
