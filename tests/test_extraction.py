@@ -372,3 +372,8 @@ def test_an_energy_per_token_gives_no_denominator_to_the_throughput_after_it():
     )
     assert [q.quantity for q in found] == ["throughput-per-power", "throughput"]
     assert found[1].value == 1400.0
+
+
+def test_a_minute_before_a_rate_said_per_second_leaves_it_per_second():
+    (found,) = quantities(normalise("a minute later it hit 1,400 tokens/s"))
+    assert found.value == 1400.0

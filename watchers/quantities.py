@@ -74,6 +74,8 @@ NOT_WORKLOAD = (
 )
 # (not "1,000 output tokens", a workload's size: output throughput says per second)
 TOKENS_ALONE = rf"(?!output\s){TOKENS}\b(?!\s*(?:per|/)\s*(?:kw|mw|w|user)\b){NOT_WORKLOAD}"
+# tokens with no time said after them ("7.87 万个 token"): a minute said before may be theirs
+ALONE = re.compile(rf"^\s*{TOKENS_ALONE}", re.I)
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [
     ("throughput-per-power", 1 / 3600, re.compile(rf"^\s*{THROUGHPUT}?{PER_KWH}", re.I)),
@@ -83,7 +85,7 @@ AFTER = [
     ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
     ("throughput", 1 / 60, re.compile(rf"^\s*{TOKENS}{PER_MINUTE}", re.I)),
     ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}{PER_SECOND}", re.I)),
-    ("throughput", 1.0, re.compile(rf"^\s*{TOKENS_ALONE}", re.I)),
+    ("throughput", 1.0, ALONE),
     ("time", 1e-6, re.compile(r"^\s*(?:µs|μs|us|microseconds?|微秒)(?![a-z])", re.I)),
     ("time", 1e-3, re.compile(r"^\s*(?:ms|millisec(?:ond)?s?|毫秒)(?![a-z])", re.I)),
     ("time", 1.0, re.compile(r"^\s*(?:s|secs?|seconds?|秒)(?![a-z/]|钟内)", re.I)),
@@ -241,7 +243,11 @@ def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
         unit = pattern.match(after)
         if unit:
             if quantity == "throughput":
-                return _denominator_before(sentence, match, match.end() + unit.end(), factor)
+                # (a minute said before counts only when no time is said after: "a minute later it
+                # hit 1,400 tokens/s" is per second)
+                return _denominator_before(
+                    sentence, match, match.end() + unit.end(), factor, minute=pattern is ALONE
+                )
             return quantity, factor, match.end() + unit.end()
     pair = PAIR.match(after)
     if pair:  # "8.54万对4.5万 tokens/s/kW": the unit follows the second number
@@ -282,12 +288,14 @@ def heading_unit(heading: str) -> tuple[str, float] | None:
     return None
 
 
-def _denominator_before(sentence: str, match: re.Match, end: int, per: float = 1.0):
+def _denominator_before(
+    sentence: str, match: re.Match, end: int, per: float = 1.0, minute: bool = False
+):
     """Tokens per second with its denominator said before the number, or none at all (`per`:
     what the tokens said after it are a second: a sixtieth for those of a minute)."""
     lead = sentence[max(0, match.start() - 64) : match.start()]
     lead = lead[max(lead.rfind(";"), lead.rfind("；"), lead.rfind("。")) + 1 :]
-    if per == 1.0 and MINUTE_BEFORE.search(lead[-24:]) and not PER_SECOND_BEFORE.search(lead[-24:]):
+    if minute and MINUTE_BEFORE.search(lead[-24:]) and not PER_SECOND_BEFORE.search(lead[-24:]):
         per = 1 / 60  # "一分钟下来能收到约 78,700 个 token"
     found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(lead)]
     if not found:
