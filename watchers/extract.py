@@ -60,7 +60,7 @@ DONE_TOO = re.compile(
     r"|新增(?:了)?[一二三两\d]+\s*(?:条|项|个)|\bnew (?:entry|entries|item|items|addition|additions)\b"
     r"|\bwhat(?:'s| is| was| got) done\b"
     # a box ticked: "one tick", "two boxes ticked", "放量这一项，打勾了"
-    r"|\b(?:one|two|three|a|first|another) (?:new )?ticks?\b|\bticked\b|\b(?:crossed|checked|struck) off\b"
+    r"|\b(?:one|two|three|a|first|another) (?:new )?ticks?\b|\bticked\b|\b(?:cross(?:ed)?|check(?:ed)?|struck|strike) off\b"
     r"|打(?:了)?勾|勾(?:上|掉)了|划掉了?"
     # an event the list follows: "第二代已流片，接下来盯这四件事", "what to watch after the December miss"
     r"|已(?:经)?(?:确认)?(?:流片|回片|量产|部署|上线|点亮|通电|上电|投运|切流|发布|公布|完成|开始|启动|推迟|延期|挪到|推到|出货|交付)"
