@@ -142,7 +142,7 @@ FLOORS = [
     ("baobab", 0.98, 1),
     ("sycamore", 0.98, 0.93),
     ("jacaranda", 1, 0.93),
-    ("kapok", 0.84, 0.57),
+    ("kapok", 0.85, 0.57),
     ("rosewood", 1, 0.91),
     ("boxwood", 0.98, 0.95),
     ("buckeye", 1, 0.83),
@@ -180,8 +180,8 @@ FLOORS = [
     ("gidgee", 1, 0.9),
     ("mallee", 1, 0.96),
     ("coolabah", 1, 0.91),
-    ("marri", 0.96, 0.78),
-    ("tuart", 0.93, 0.7),
+    ("marri", 0.96, 0.84),
+    ("tuart", 0.93, 0.75),
 ]
 
 
