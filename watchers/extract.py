@@ -665,22 +665,20 @@ class Reading(PartyReading, FigureReading):
             return around[-1].ours
         if before:
             last = before[-1]
-            if (
-                not last.ours
-                and len(before) > 1
-                and before[-2].ours
-                and PAIR_BETWEEN.match(sentence.text[before[-2].end : last.start])
-                and MULTIPLE.match(sentence.text, position)
-            ):
-                return True  # a multiple of a pair the subject leads is the subject's
-            if (
-                not last.ours
-                and MULTIPLE.match(sentence.text, position)
-                and ADVANTAGE_OVER.search(
+            if not last.ours and MULTIPLE.match(sentence.text, position):
+                # a multiple whose base the other device is: the second of a pair the subject leads
+                # ("Jalapeño 与英伟达系统的…之比：47.2 倍"), or what an advantage is over ("puts the
+                # advantage over its own GB200 runs at 41 times")
+                paired = (
+                    len(before) > 1
+                    and before[-2].ours
+                    and PAIR_BETWEEN.match(sentence.text[before[-2].end : last.start])
+                )
+                over = ADVANTAGE_OVER.search(
                     sentence.text, max(clause.start, last.start - 40), last.start
                 )
-            ):
-                return True  # "puts the advantage over its own GB200 runs at 41 times": GB200 is the base
+                if paired or over:
+                    return True
             if not last.ours and last.start >= clause.start:
                 # "Jalapeño's speed-up over the comparators was 1.8 to 3.9 times": the other side
                 # of a comparison the subject leads in this clause

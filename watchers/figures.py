@@ -398,7 +398,7 @@ class FigureReading:
         bare number right after a model's name, on a line of a list whose lead line names the
         unit, is a figure in that unit."""
         text = self.analysed[number][0].text
-        start, end, value = bare
+        start, end, _ = bare
         models = [s for s, _ in self.models[number] if s < start]
         if not models:
             return self._before_model(number, bare)
@@ -410,9 +410,7 @@ class FigureReading:
             unit = heading_unit(lead) if lead else None
             if unit is None or not BARE_LEAD.fullmatch(text[models[-1] : start]):
                 return None
-        return Quantity(
-            start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start)
-        )
+        return _bare_in(text, bare, unit)
 
     def _in_table_unit(self, number: int, bare: tuple) -> Quantity | None:
         """ "GPT-OSS 120B: Jalapeño (OIC) 81,900; …" under or over "Units: tokens per second per kW":
@@ -421,12 +419,7 @@ class FigureReading:
         if not TABLE_ROW.match(text):
             return None
         unit = self._table_units()
-        if unit is None:
-            return None
-        start, end, value = bare
-        return Quantity(
-            start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start)
-        )
+        return _bare_in(text, bare, unit) if unit is not None else None
 
     def _table_units(self) -> tuple[str, float] | None:
         """The unit an item's "Units: …", "Metric: …" or "单位：…" line names, once."""
@@ -445,7 +438,7 @@ class FigureReading:
         number just before "for" or "on" a model, after a label of its sentence that names the
         measure, is a figure of that measure."""
         text = self.analysed[number][0].text
-        start, end, value = bare
+        start, end, _ = bare
         colon = max(text.rfind(":", 0, start), text.rfind("：", 0, start))
         after = FOR_MODEL.match(text, end)
         if colon <= 0 or colon > 80 or after is None:
@@ -453,12 +446,7 @@ class FigureReading:
         if not any(at == after.end() for at, _ in self.models[number]):
             return None
         found = heading_denominator(text[: colon + 1])
-        if found is None:
-            return None
-        # ("1,459 tokens per second per user versus 535 on GPT-OSS": the other side's)
-        return Quantity(
-            start, end, round(value * found[1], 9), found[0], _comparator_before(text, start)
-        )
+        return _bare_in(text, bare, found) if found is not None else None
 
     def _lead_line(self, number: int) -> str | None:
         """The nearest line before that leads a list (it ends with a colon), when only list lines
@@ -953,6 +941,13 @@ def _part_of(text: str, quantity: Quantity) -> str:
     start = max((m.end() for m in SEMICOLONS.finditer(text, 0, quantity.start)), default=0)
     end = SEMICOLONS.search(text, quantity.end)
     return text[start : end.start() if end else len(text)]
+
+
+def _bare_in(text: str, bare: tuple, unit: tuple[str, float]) -> Quantity:
+    """A bare number read in a unit (quantity, what one of it is in the canonical unit), the other
+    side's when a comparison leads it ("1,459 tokens per second per user versus 535 on GPT-OSS")."""
+    start, end, value = bare
+    return Quantity(start, end, round(value * unit[1], 9), unit[0], _comparator_before(text, start))
 
 
 SEMICOLONS = re.compile(r"[;；]")

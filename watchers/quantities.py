@@ -199,12 +199,9 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
         quantity, factor, end = found
         if quantity == "throughput" and denominated and _carries(sentence, denominated[2], match):
             quantity, factor = denominated[:2]  # "单用户…为 742 token/s，在 Kimi 上为 668 token/s"
+        # (an energy per token, a negative factor, carries to nothing after it)
         if quantity.startswith("throughput-per") and factor > 0:
-            denominated = (
-                quantity,
-                factor,
-                end,
-            )  # (an energy per token carries to nothing after it)
+            denominated = (quantity, factor, end)
         number = to_number(match.group("n"), match.group("m"))
         # energy for each token is the inverse of tokens for each unit of energy
         value = (-factor / number if number else 0.0) if factor < 0 else number * factor
