@@ -157,3 +157,34 @@ def test_parts_searched_one_by_one_or_compiled_together_match_alike(text):
 
 def span(found):
     return None if found is None else found.span()
+
+
+def test_conjuncts_are_every_plain_word_a_match_needs():
+    from watchers.needles import conjuncts
+
+    source = r"\bopenai\b[^.;]{0,80}\bthe company(?:'s|’s)\s+(?:chips?|accelerators?)\b"
+    assert set(conjuncts(source, re.I)) == {
+        frozenset({"openai"}),
+        frozenset({"chip", "accelerator"}),
+    }  # "the company" holds a space, and "'s" is no word
+    assert conjuncts(r"\d+ ms|\w+", re.I) == ()  # a branch without a word
+
+
+RAW_PATTERNS = [
+    r"\bopenai\b.{0,40}\bthe company's (?:chip|asic)",
+    r"\ba0\s+(?:boards?|silicon|systems?)\b",
+    r"(?:outside|third-party) lab\w*",
+    r"良率(?:已)?提升",
+]
+RAW_WORDS = ["openai", "the company's", "chip", "asic", "a0", "boards", "silicon", "systems"]
+RAW_WORDS += ["outside", "third-party", "labs", "良率", "已", "提升", " ", "."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(RAW_WORDS), max_size=12).map(" ".join))
+def test_a_text_said_to_hold_no_match_holds_none(text):
+    alternatives = Alternatives(RAW_PATTERNS)
+    if not alternatives.may_hold(text.lower()):
+        assert alternatives.full.search(text) is None
+    assert not alternatives.may_hold("the company's systems are on their way")
+    assert alternatives.may_hold("openai said the company's chip is late")

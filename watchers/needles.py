@@ -31,13 +31,10 @@ def needles(pattern: re.Pattern) -> frozenset[str] | None:
     return _needles(pattern.pattern, pattern.flags)
 
 
-@cache
 def _needles(source: str, flags: int) -> frozenset[str] | None:
     """`needles` of a pattern's source, read with the regex parser alone (no compiling)."""
-    try:
-        found = _sequence(_p.parse(source, flags & ~re.UNICODE))
-    except (re.error, RecursionError, TypeError, ValueError):
-        return None
+    options = _top_options(source, flags)
+    found = _best(options) if options else None
     if not found or any(
         len(word) < _SHORTEST and word.isalnum() and word.isascii() for word in found
     ):
@@ -45,9 +42,39 @@ def _needles(source: str, flags: int) -> frozenset[str] | None:
     return frozenset(found)
 
 
+def conjuncts(source: str, flags: int) -> tuple[frozenset[str], ...]:
+    """Every set of plain words (ASCII letters, then letters or digits) of which a match holds
+    one: a match of `\\bopenai\\b.{0,80}\\bthe company's chip` holds "openai", "the company" and
+    "chip" alike, so a text lacking any one of them cannot match."""
+    options = _top_options(source, flags) or ()
+    return tuple(frozenset(words) for words in options if all(map(_PLAIN.fullmatch, words)))
+
+
+@cache
+def _top_options(source: str, flags: int) -> tuple[frozenset[str], ...] | None:
+    """The sets of needles of a pattern's whole sequence, parsed once; None: it cannot be read."""
+    try:
+        return tuple(map(frozenset, _options(_p.parse(source, flags & ~re.UNICODE))))
+    except (re.error, RecursionError, TypeError, ValueError):
+        return None
+
+
 def _sequence(items) -> set[str] | None:
     """The best set of needles of a sequence of parsed items: each literal run and each required
     part gives one set; the one whose shortest word is longest wins."""
+    options = _options(items)
+    return set(_best(options)) if options else None
+
+
+def _best(options):
+    return max(options, key=lambda words: (min(map(len, words)), -len(words)))
+
+
+_PLAIN = re.compile(r"[a-z][a-z0-9]+")  # normalising makes no such word ("8k" it may)
+
+
+def _options(items) -> list[set[str]]:
+    """The sets of needles of a sequence: one per literal run and per required part."""
     options: list[set[str]] = []
     run: list[str] = []
 
@@ -65,9 +92,7 @@ def _sequence(items) -> set[str] | None:
         if found:
             options.append(found)
     close()
-    if not options:
-        return None
-    return max(options, key=lambda words: (min(map(len, words)), -len(words)))
+    return options
 
 
 def _required(op, arg) -> set[str] | None:
@@ -101,16 +126,33 @@ class Alternatives:
         # every part's needles at once: a text with none of them cannot match at all
         self.known = frozenset().union(*(words for words in self.words if words))
         self.union = None if None in self.words else self.known
+        self.conjuncts = tuple(conjuncts(p, flags) for p in self.parts)
+        # the needles a raw text can be asked for: none with a space normalising may add
+        self._raw_words = tuple(
+            None
+            if w is None or any(x != x.strip() or (" " in x and not x.isascii()) for x in w)
+            else w
+            for w in self.words
+        )
         self._subsets: dict[tuple[int, ...], re.Pattern] = {}
         self._kept: dict[frozenset[str], tuple[int, ...]] = {}
         self._single: dict[int, re.Pattern] = {}
         self._once: dict[tuple[int, ...], int] = {}
+        self._raw: _RawTest | None = None  # built when first asked
         _learn(self.known)
 
     def absent(self, found: frozenset[str]) -> bool:
         """Can no part match a text whose needles (`present`) are `found`? One set operation, for
         callers that ask many alternations about one text."""
         return self.union is not None and self.union.isdisjoint(found)
+
+    def may_hold(self, lowered: str) -> bool:
+        """Could some part match a text whose NFKC, lower-cased form is `lowered`? False only when
+        every part lacks one of the words it needs: a quick test on raw text before normalising,
+        which makes no word of letters (it may put spaces between scripts)."""
+        if self._raw is None:
+            self._raw = _RawTest(self._raw_words, self.conjuncts)
+        return self._raw.may_hold(lowered)
 
     def kept(self, lowered: str) -> tuple[int, ...]:
         """The indices of the parts that may match this lower-cased text."""
@@ -202,6 +244,33 @@ class Alternatives:
         return pattern.sub(repl, text, count) if pattern is not None else text
 
 
+class _RawTest:
+    """`Alternatives.may_hold`: every part's words found in one pass, then only the parts whose
+    needles are there (or that have none) asked whether their other words are there too."""
+
+    __slots__ = ("finder", "conjuncts", "free", "open", "by_word")
+
+    def __init__(self, words: tuple, conjuncts: tuple[tuple[frozenset[str], ...], ...]):
+        self.conjuncts = conjuncts
+        self.free = any(w is None and not sets for w, sets in zip(words, conjuncts, strict=True))
+        self.open = tuple(i for i, w in enumerate(words) if w is None)
+        by_word: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            for word in w or ():
+                by_word.setdefault(word, []).append(i)
+        self.by_word = {word: tuple(parts) for word, parts in by_word.items()}
+        self.finder = _automaton(frozenset(by_word).union(*(w for c in conjuncts for w in c)))
+
+    def may_hold(self, lowered: str) -> bool:
+        if self.free:
+            return True  # a part that needs no word at all
+        found = (
+            frozenset(map(_WORD, self.finder.iter(lowered))) if len(self.finder) else frozenset()
+        )
+        asked = {i for word in found for i in self.by_word.get(word, ())}.union(self.open)
+        return any(all(not s.isdisjoint(found) for s in self.conjuncts[i]) for i in asked)
+
+
 class _Parts:
     """A few parts of an alternation searched one by one, each compiled once, instead of compiling
     their alternation for every new set of parts a text keeps. The leftmost match wins, and at one
@@ -285,10 +354,7 @@ def present(lowered: str) -> frozenset[str]:
     """The known needles in a lower-cased text, found in one pass (Aho-Corasick) and remembered:
     a sentence is asked about by many alternations, each of which only asks which of its own
     needles are among these."""
-    finder = _FINDER[0]
-    if finder is None:
-        known = frozenset(_KNOWN)
-        finder = _FINDER[0] = _automaton(known)
+    finder = _finder()
     held = _PRESENT.get(lowered)
     if held is not None and held[0] is finder:
         return held[1]
@@ -297,6 +363,13 @@ def present(lowered: str) -> frozenset[str]:
         _PRESENT.clear()
     _PRESENT[lowered] = (finder, found)
     return found
+
+
+def _finder() -> ahocorasick.Automaton:
+    finder = _FINDER[0]
+    if finder is None:
+        finder = _FINDER[0] = _automaton(frozenset(_KNOWN))
+    return finder
 
 
 _WORD = itemgetter(1)  # an automaton's hit is (end, word)

@@ -4,6 +4,7 @@ phrases move which claims. The engine is generic; everything it knows of a story
 
 from __future__ import annotations
 
+import html
 import re
 import tomllib
 import unicodedata
@@ -183,24 +184,15 @@ class Subject:
 
     def may_be_named(self, lowered: str) -> bool:
         """A quick test on an item's raw text (NFKC, lower-cased) before it is normalised: False
-        only when no way of naming the subject can be there (none of the literal words each
-        pattern needs); True when it may be, or when the patterns have no such words."""
+        only when no way of naming the subject can be there (each pattern lacks a literal word it
+        needs); True when it may be, or when the patterns have no such words."""
         if self.names is None:
             return True
-        for pattern in (self.names, self.direct):
-            words = _needles_of(pattern)
-            if words is None or _found(words, lowered):
-                return True
-        if self.owner is None:
-            return False
-        words = _needles_of(self.owner)
-        if words is not None and not _found(words, lowered):
+        if _may_hold(self.names, lowered) or _may_hold(self.direct, lowered):
+            return True
+        if self.owner is None or not _may_hold(self.owner, lowered):
             return False  # both kinds of stand-in need the owner named
-        return any(
-            pattern is not None
-            and ((words := _needles_of(pattern)) is None or _found(words, lowered))
-            for pattern in (self.with_owner, self.stand_ins)
-        )
+        return _may_hold(self.with_owner, lowered) or _may_hold(self.stand_ins, lowered)
 
     def owned_words(self, text: str) -> bool:
         """Does the item name the subject by words that need its owner named too?"""
@@ -238,22 +230,16 @@ class Subject:
 
 
 WHITESPACE = re.compile(r"\s+")
+TAG = re.compile(r"<[^<>]*>")
 DEFINITE = re.compile(r"the\s", re.I)
 
 
-def _needles_of(pattern) -> frozenset[str] | None:
-    """The words one of which any match of `pattern` holds; empty for no pattern; None when some
-    part has none, or a word with a space (normalising adds spaces between scripts)."""
+def _may_hold(pattern, lowered: str) -> bool:
+    """Could `pattern` match the text whose raw, lower-cased form this is? (No pattern: no.)"""
     if pattern is None:
-        return frozenset()
-    union = getattr(pattern, "union", None)
-    if union is None or any(w != w.strip() or (" " in w and not w.isascii()) for w in union):
-        return None
-    return union
-
-
-def _found(words: frozenset[str], lowered: str) -> bool:
-    return any(word in lowered for word in words)
+        return False
+    may_hold = getattr(pattern, "may_hold", None)
+    return may_hold is None or may_hold(lowered)
 
 
 @dataclass(frozen=True)
@@ -272,7 +258,10 @@ class Rules:
 
     def may_concern(self, raw: str) -> bool:
         """Could an item with this raw text be about any subject (see Subject.may_be_named)?"""
-        lowered = WHITESPACE.sub(" ", unicodedata.normalize("NFKC", raw).lower())
+        # with what normalising makes of it: "Jalape&ntilde;o", "Open<b>AI</b>", "**Open**AI"
+        read = TAG.sub("", html.unescape(raw)).replace("**", "")
+        text = raw if read == raw else f"{raw}\n{read}"
+        lowered = WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text).lower())
         return any(subject.may_be_named(lowered) for subject in self.subjects)
 
 
