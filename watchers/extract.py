@@ -56,6 +56,8 @@ DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
     # an event the title tells: "Checklist update: Rubin's first gigawatt slides into 2027"
     r"|\b(?:slides|slid|slips|slipped|lands|landed|arrives|arrived|taped out|went live|goes live)\b"
+    # a state reached, told before the watch-list: "B0 is in volume. What's left to watch"
+    r"|\b(?:is|are|now)\s+(?:in\s+(?:full\s+|mass\s+)?(?:volume|production)|live|shipping)\b"
     # a tally with a new entry: "每周证据清单｜新增一条：…", "one new entry this week"
     r"|新增(?:了)?[一二三两\d]+\s*(?:条|项|个)|\bnew (?:entry|entries|item|items|addition|additions)\b"
     r"|\bwhat(?:'s| is| was| got) done\b"
@@ -157,6 +159,11 @@ def extract_item(
         ]
     back = [looking_back(s) for s in split[1:]] + [frozenset()]
     ahead = [frozenset()] + [looking_ahead(s) for s in split[:-1]]
+    if title and DONE_TOO.search(title):  # a title that also tells what got done leads no list
+        ahead = [
+            a - TITLE_WIDE if n and split[n - 1].start < len(title) else a
+            for n, a in enumerate(ahead)
+        ]
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (

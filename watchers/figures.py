@@ -57,15 +57,7 @@ class FigureReading:
         """The conditions a sentence states (`number` given: only those it asserts). A condition
         said two ways is not known, unless `at` (a figure's place) is given: then the one said
         nearest before it holds ("B0 上的首个结果：812 tokens/s，A0 在 8 月是 694")."""
-        stated: dict = {}
-        for pattern, kind in WORKLOAD:
-            match = next((m for m in pattern.finditer(text) if not _comparands(text, m)), None)
-            if match and self._done(number, match.start()):
-                scale = 1 if kind.endswith("tokens") else 1024
-                stated["isl"] = round(float(match.group("i").replace(",", "")) * scale)
-                if kind.startswith("io"):
-                    stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
-                break
+        stated: dict = self._workload(text, number, at)
         kinds = {
             name
             for name, pattern in WORKLOAD_KINDS
@@ -83,6 +75,28 @@ class FigureReading:
                 if before:
                     stated[name] = max(before, key=lambda hit: hit[0])[1]
         return stated
+
+    def _workload(self, text: str, number: int | None, at: int | None) -> dict:
+        """Input and output lengths the sentence states: the first pattern's saying; when two
+        differ, the first said in the figure's clause, before the figure if one is ("At 32k
+        context, the lead narrows to 1.2x, from 1.5x at 8k/1k")."""
+        found = []
+        for pattern, kind in WORKLOAD:
+            match = next((m for m in pattern.finditer(text) if not _comparands(text, m)), None)
+            if match and self._done(number, match.start()):
+                scale = 1 if kind.endswith("tokens") else 1024
+                stated = {"isl": round(float(match.group("i").replace(",", "")) * scale)}
+                if kind.startswith("io"):
+                    stated["osl"] = round(float(match.group("o").replace(",", "")) * scale)
+                found.append((match.end(), stated))
+        if not found:
+            return {}
+        if at is not None and any(hit[1] != found[0][1] for hit in found):
+            start, end = _clause_around(text, at)
+            own = [hit for hit in found if start < hit[0] <= end] or found
+            before = [hit for hit in own if hit[0] <= at]
+            return dict((before or own)[0][1])
+        return dict(found[0][1])
 
     def _condition_hits(self, text: str, number: int | None) -> dict[str, dict]:
         """For each condition the sentence states: value -> where each saying of it ends."""
@@ -1055,15 +1069,36 @@ RANGE_BEFORE = re.compile(
 RANGE_AFTER = re.compile(r"\s*(?:到|至|~|–)\s*\d", re.I)
 
 
+def _clause_around(text: str, at: int) -> tuple[int, int]:
+    """The clause a place in a sentence is in, between semicolons or a contrast ("1.12 s at
+    8k/1k; 1.21 s was its figure at 1k/8k")."""
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, at)]
+    after = CLAUSE_BREAK.search(text, at)
+    return (starts[-1] if starts else 0), (after.start() if after else len(text))
+
+
+CLAUSE_BREAK = re.compile(r"[;；]|\s[—–]\s|\b(?:but|while|whereas)\b|(?:但是|但|而)(?=\S)")
+
+
 def _in_quotes(text: str, quantity: Quantity) -> bool:
     """Does the figure stand alone in quotation marks ("“104 倍”", "the '104x' headline")?"""
     before = text[max(0, quantity.start - 2) : quantity.start].rstrip()
     after = text[quantity.end : quantity.end + 2].lstrip()
-    return bool(before) and before[-1] in OPEN_QUOTES and bool(after) and after[0] in CLOSE_QUOTES
+    if not (before and before[-1] in OPEN_QUOTES and after and after[0] in CLOSE_QUOTES):
+        return False
+    opened = max(0, quantity.start - 2) + len(before) - 1  # where the quotation mark is
+    return not GIVES_VALUE.search(text, 0, opened)
 
 
 OPEN_QUOTES = "“「『\"'‘"
 CLOSE_QUOTES = "”」』\"'’"
+# a quoted figure a party's words give as the value, not a claim named: 'puts it at "1.5 to 1.8
+# times"', 提升到“1.8 倍”
+GIVES_VALUE = re.compile(
+    r"\b(?:puts?|putting|pegs?|pegged|places?|placed|sets?)\s+"
+    r"(?:[\w’'-]+\s+){1,6}?at\s*$|(?:提升|提高|降低|下降|回落|收窄|缩小)(?:到|至)\s*$",
+    re.I,
+)
 
 
 def _row_label(text: str) -> tuple[str, float] | None:

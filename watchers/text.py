@@ -343,7 +343,7 @@ def _rows_as_sentences(lines: list[str], caption: str | None = None, note: str =
         parts = []
         # the unit said in the row's words: its label, or a "metric" column; else the caption's
         said = ROW_UNIT.search(" ".join(c for c in cells if not BARE_CELL.fullmatch(c)))
-        row_unit = said.group(0) if said else caption
+        row_unit = said.group(0) if said else _unit_column(header, cells) or caption
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
@@ -355,6 +355,17 @@ def _rows_as_sentences(lines: list[str], caption: str | None = None, note: str =
         label = f"{cells[0]} ({note})" if note else cells[0]
         out.append(f"{label}: " + "; ".join(parts) + ".")
     return "\n".join(out)
+
+
+def _unit_column(header: list[str], cells: list[str]) -> str | None:
+    """The row's cell under a "unit" column: "| time between tokens | ms | 0.69 |"."""
+    for name, cell in zip(header, cells, strict=False):
+        if UNIT_HEADER.fullmatch(name) and 0 < len(cell) <= 16 and not any(map(str.isdigit, cell)):
+            return cell
+    return None
+
+
+UNIT_HEADER = re.compile(r"units?|单位|unit of measure", re.I)
 
 
 # a cell's figure with its thousands set apart by spaces: "81 902", "1 234 567.5"
