@@ -59,9 +59,14 @@ PER_MW = (
     r"|\s*(?:through|from|out of|on)\s+(?:a|one|each|every)\s+megawatt(?:['’]s)?(?:\s+worth)?\b)"
 )
 # energy rather than power: tokens for every kilowatt-hour are a kilowatt's tokens over an hour
+# (and a megawatt-hour's a thousand kilowatts' over an hour)
 PER_KWH = (
     r"(?:\s*/\s*kwh\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:kilowatt[- ]hours?|kwh)\b"
     r"|\s*每(?:度电|千瓦时)|/千瓦时)"
+)
+PER_MWH = (
+    r"(?:\s*/\s*mwh\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:megawatt[- ]hours?|mwh)\b"
+    r"|\s*每兆瓦时|/兆瓦时)"
 )
 PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:w|watt)\b|\s*每瓦|/瓦)"
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?joule\b|\s*每焦(?:耳)?)"
@@ -79,6 +84,7 @@ ALONE = re.compile(rf"^\s*{TOKENS_ALONE}", re.I)
 # units directly after a number, most specific first: (quantity, factor to canonical, pattern)
 AFTER = [
     ("throughput-per-power", 1 / 3600, re.compile(rf"^\s*{THROUGHPUT}?{PER_KWH}", re.I)),
+    ("throughput-per-power", 1 / 3_600_000, re.compile(rf"^\s*{THROUGHPUT}?{PER_MWH}", re.I)),
     ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
     ("throughput-per-power", 1e-3, re.compile(rf"^\s*{THROUGHPUT}?{PER_MW}", re.I)),
     ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
@@ -112,9 +118,10 @@ TOKEN_COST_BEFORE = re.compile(
 BEFORE = [
     ("throughput-per-power", 1 / 3600, re.compile(r"(?:per|each|every|a)\s+(?:kilowatt[- ]hour|kwh)\b|每(?:度电|千瓦时)", re.I)),
     ("throughput-per-power", 1.0, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:kw|kilowatt)\b(?![- ]hour)|每千瓦(?!时)|/kw\b", re.I)),
-    ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b|每兆瓦", re.I)),
+    ("throughput-per-power", 1 / 3_600_000, re.compile(r"(?:per|each|every|a)\s+(?:megawatt[- ]hour|mwh)\b|每兆瓦时", re.I)),
+    ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b(?![- ]hour)|每兆瓦(?!时)", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone) user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
+    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone)\s+(?:[\w.-]+\s+){0,3}?user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
         # one request served at a time: "with one request in flight at a time", "batch size 1"
         r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1(?![\d,.])|\bconcurrency (?:of )?1(?![\d,.])", re.I)),
 ]  # fmt: skip
@@ -215,7 +222,31 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             aside = bool(PAIR_AND.fullmatch(sentence, out[-1].end, match.start()))
         out.append(Quantity(match.start(), end, round(value, 9), quantity, aside))
     out.sort(key=lambda q: q.start)
+    return _shares_taken(sentence, out)
+
+
+def _shares_taken(sentence: str, found: list[Quantity]) -> tuple[Quantity, ...]:
+    """A share of a figure is that part of it: "91 percent of the 19,600 tokens per second per
+    kilowatt" is 17,836 tokens per second per kilowatt."""
+    out: list[Quantity] = []
+    for quantity in found:
+        share = out[-1] if out else None
+        if (
+            share is not None
+            and share.quantity == "percent"
+            and quantity.quantity in ABSOLUTE
+            and SHARE_OF.fullmatch(sentence, share.end, quantity.start)
+        ):
+            value = round(share.value / 100 * quantity.value, 9)
+            out[-1] = Quantity(
+                share.start, quantity.end, value, quantity.quantity, quantity.comparator
+            )
+            continue
+        out.append(quantity)
     return tuple(out)
+
+
+SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+|openai['’]s\s+|[\w-]+['’]s\s+)?", re.I)
 
 
 PAIR_AND = re.compile(r"\s*(?:,\s*)?(?:and|&|和|与|及)\s*", re.I)
