@@ -54,6 +54,8 @@ from watchers.vocabulary import rules as load_rules
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
+    # "测试脚本终于公开", "二代流片、B0 良率落地，剩下还要看什么"
+    r"|终于(?!要|会|将|能|可以|可能)|(?:落地|兑现|到位|出炉)(?=\s*[，,、。；;！!：:]|$)"
     # an event the title tells: "Checklist update: Rubin's first gigawatt slides into 2027"
     r"|\b(?:slides|slid|slips|slipped|lands|landed|arrives|arrived|taped out|went live|goes live)\b"
     # a state reached, told before the watch-list: "B0 is in volume. What's left to watch"
