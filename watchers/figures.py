@@ -12,11 +12,13 @@ from watchers.context import NOT_FACT, PLANNED
 from watchers.needles import present
 from watchers.quantities import (
     NEW_MEASURE,
+    RELATIVE,
     UNITS,
     Quantity,
     bare_numbers,
     heading_denominator,
     heading_unit,
+    measure_named,
     quantities,
 )
 from watchers.quantities import comparator_before as _comparator_before
@@ -180,6 +182,16 @@ class FigureReading:
                         continue
                 else:
                     seen = quantity
+                factor = None
+                if quantity.quantity == RELATIVE:
+                    # "six per cent lower than OpenAI's figure": that share of the published figure,
+                    # of the measure the words around it name
+                    measure = measure_named(sentence.text, quantity.start, quantity.end)
+                    if measure is None or any(
+                        isinstance(q, Quantity) and q.quantity == measure for q in found
+                    ):
+                        continue  # (the figure itself said beside it: "81,200, 5 % below")
+                    factor, quantity = quantity.value, replace(quantity, quantity=measure)
                 if heading and quantity.quantity == "throughput":
                     # "单用户生成速度:" then "GPT-OSS 120B:1380 tokens/s": per user
                     quantity = replace(
@@ -234,7 +246,9 @@ class FigureReading:
                 model = (mapped if mapped != THIS_DEVICE else None) or self.model_at(
                     number, quantity.start, quantity.end
                 )
-                measured = (bool(who) or metric.disclosure) and not self._quoted(number, quantity)
+                measured = (bool(who) or metric.disclosure) and (
+                    factor is not None or not self._quoted(number, quantity)
+                )  # (a change from the official figure names it, and is no quote of it)
                 keys = RAN_KEYS & said.keys() if who and not metric.disclosure else ()
                 if measured and keys:
                     # the run's figures say what it ran: "with 32,768-token inputs, … 410 tok/s",
@@ -253,7 +267,7 @@ class FigureReading:
                 ):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 found_here = self._on_claims(
-                    metric, model, quantity, conditions, measured, sentence
+                    metric, model, quantity, conditions, measured, sentence, factor
                 )
                 if "isl" in stated:  # its own sentence states the workload it was run at
                     found_here = [c if c.mismatch else replace(c, stated=True) for c in found_here]
@@ -748,7 +762,10 @@ class FigureReading:
             return False  # named, but ambiguously: look no further back
         return named[0] if named else None
 
-    def _on_claims(self, metric, model, quantity: Quantity, conditions, measured, sentence):
+    def _on_claims(
+        self, metric, model, quantity: Quantity, conditions, measured, sentence, factor=None
+    ):
+        """The candidate a figure gives (`factor`: the figure is that share of the claim's)."""
         refs = self.index.find(self.subject.id, metric.id, model)
         if not refs:
             return []
@@ -756,8 +773,12 @@ class FigureReading:
         verdicts = [(ref, _mismatch(ref.conditions, conditions)) for ref in refs]
         matching = [(ref, m) for ref, m in verdicts if not m]
         ref, mismatch = (matching or verdicts)[0]
-        value = _in_unit(quantity, ref)
-        if value is None or not _plausible(value, (self.claims.get(ref.id) or {}).get("value")):
+        published = (self.claims.get(ref.id) or {}).get("value")
+        value = _share_of(published, factor) if factor is not None else _in_unit(quantity, ref)
+        if factor is not None:
+            # worked out from a share, not a figure the source states: evidence, not a change
+            mismatch = mismatch or f"worked out as {factor:.0%} of the published figure"
+        if value is None or not _plausible(value, published):
             return []
         return [
             Candidate(
@@ -1164,6 +1185,13 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
 
 
 MAGNITUDE = 10  # a figure this many times off the claim's value measures something else
+
+
+def _share_of(published, factor: float):
+    """That share of a published single figure; None for a range or no figure."""
+    if not isinstance(published, int | float) or isinstance(published, bool):
+        return None
+    return round(published * factor, 6)
 
 
 def _plausible(value, baseline) -> bool:

@@ -222,7 +222,111 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             aside = bool(PAIR_AND.fullmatch(sentence, out[-1].end, match.start()))
         out.append(Quantity(match.start(), end, round(value, 9), quantity, aside))
     out.sort(key=lambda q: q.start)
-    return _shares_taken(sentence, out)
+    return _relative(sentence, _shares_taken(sentence, out))
+
+
+RELATIVE = "relative"  # a kind of quantity: its value is a factor on the owner's published figure
+
+
+def _relative(sentence: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
+    """A figure said as a change from, or a share of, the owner's published one: "about six per
+    cent lower than the figure OpenAI put in its August chart" (0.94 of it), "比官方低了约 10%",
+    "打了个九五折" (0.95 of it), "91 percent of the throughput OpenAI published"."""
+    out = []
+    for quantity in found:
+        if quantity.quantity != "percent" or quantity.comparator or not 0 < quantity.value < 100:
+            out.append(quantity)
+            continue
+        share = quantity.value / 100
+        after = RELATIVE_AFTER.match(sentence, quantity.end)
+        before = RELATIVE_BEFORE.search(sentence, max(0, quantity.start - 40), quantity.start)
+        of = SHARE_OF_PUBLISHED.match(sentence, quantity.end)
+        if after or before:
+            lower = (after or before).group("lower") is not None
+            factor, end = (
+                (1 - share) if lower else (1 + share),
+                after.end() if after else quantity.end,
+            )
+        elif of:
+            factor, end = share, of.end()
+        else:
+            out.append(quantity)
+            continue
+        out.append(Quantity(quantity.start, end, round(factor, 9), RELATIVE, False))
+    for discount in DISCOUNT.finditer(sentence):  # "打了个九五折": 0.95 of it
+        digits = "".join(str(CN_DIGITS.index(c)) for c in discount.group("d"))
+        factor = int(digits) / (10 ** len(digits))
+        if 0.5 <= factor < 1:
+            out.append(Quantity(discount.start(), discount.end(), factor, RELATIVE, False))
+    return tuple(sorted(out, key=lambda q: q.start))
+
+
+# what the owner published, said after a change from it: "than the figure OpenAI put in its
+# August chart", "than OpenAI's", "below the official number"
+PUBLISHED = (
+    r"(?:the\s+|its\s+)?(?:(?:figure|number|result|value|claim|score|one)s?\s+(?:that\s+)?"
+    r"(?:openai|the company|it|they)\s+(?:put|published|posted|gave|reported|claimed|listed|quoted)"
+    r"|openai['’]s\b|what\s+openai\b|(?:official|published|claimed|advertised|headline|launch)\b"
+    r"|august['’]s\b)"
+)
+RELATIVE_AFTER = re.compile(
+    r"\s*(?:(?P<lower>lower|less|below|under|short of|down)|higher|more|above|over|up)\s+"
+    rf"(?:than|on|from|against|versus|vs\.?)?\s*{PUBLISHED}",
+    re.I,
+)
+RELATIVE_BEFORE = re.compile(
+    r"(?:(?:比|较)(?:官方|OpenAI|原厂|厂商)(?:在?\s*8\s*月)?(?:公布|给出|宣称|发布|公开)?的?"
+    r"(?:数字|成绩|数据|结果|数值|口径)?\s*(?:(?P<lower>低|少|下降|降低|慢)|高|多|上升|提高|快)"
+    r"|(?:(?P<low>低)|高)于(?:官方|OpenAI)(?:公布|给出|宣称|发布)?的?(?:数字|成绩|数据|结果|数值)?)"
+    r"了?\s*(?:约|大约|近|将近|接近|不到|超过)?\s*$",
+    re.I,
+)
+SHARE_OF_PUBLISHED = re.compile(
+    r"\s+of\s+(?:the\s+)?(?:[\w’'-]+\s+){0,6}?(?:openai|the company)\s+(?:published|posted|reported"
+    r"|claimed|gave|put out|listed)\b|\s+of\s+(?:openai['’]s|the official|the published|the claimed"
+    r"|the advertised|august['’]s)\b",
+    re.I,
+)
+
+
+def measure_named(sentence: str, start: int, end: int) -> str | None:
+    """The kind of quantity the words nearest a unitless figure name ("throughput per kilowatt
+    came out 6 % lower", "单用户速度比官方低了约 10%"); before it first, then after it."""
+    before = [
+        (m.end(), kind) for kind, words in MEASURE_WORDS for m in words.finditer(sentence, 0, start)
+    ]
+    if before and start - max(before)[0] <= 80:
+        return max(before)[1]
+    after = [
+        (m.start(), kind)
+        for kind, words in MEASURE_WORDS
+        for m in words.finditer(sentence, end, end + 60)
+    ]
+    return min(after)[1] if after else None
+
+
+MEASURE_WORDS = [
+    (
+        "throughput-per-power",
+        re.compile(
+            r"per[- ](?:rated\s+)?(?:kilowatt|kw|watt|megawatt|mw|joule)\b|per[- ]watt|per[- ]kw"
+            r"|\b(?:energy|power)[- ]efficiency|每(?:千瓦|瓦|兆瓦|焦)|能效",
+            re.I,
+        ),
+    ),
+    (
+        "throughput-per-user",
+        re.compile(
+            r"per[- ]user|single[- ](?:user|stream)|\bone stream\b|单用户|每用户|单流|单路", re.I
+        ),
+    ),
+    (
+        "time",
+        re.compile(r"latency|time[- ]between[- ]tokens|\btbt\b|inter-token|延迟|时延|词间", re.I),
+    ),
+]
+CN_DIGITS = "〇一二三四五六七八九"
+DISCOUNT = re.compile(r"打了?(?:个|一个)?(?P<d>[一二三四五六七八九]{1,2})折")
 
 
 def _shares_taken(sentence: str, found: list[Quantity]) -> tuple[Quantity, ...]:

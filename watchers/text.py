@@ -96,6 +96,7 @@ def normalise(text: str) -> str:
         text = _aligned_tables(text)
     if EN_SCALE.search(text):
         text = EN_NUMBER.sub(_in_digits(en_value), text)
+        text = EN_SHARE_WORD.sub(lambda m: f"{EN_UNITS[m.group(1).lower()]} {m.group(2)}", text)
     if " k " in text or text.endswith(" k"):  # speech: "eight k in one k out", "thirty two k"
         text = SPOKEN_K_AFTER.sub(_spoken_k, SPOKEN_K.sub(_spoken_k, text))
     if " of a " in text:  # "0.8 of a millisecond": 0.8 milliseconds
@@ -417,8 +418,16 @@ EN_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split())}
 EN_TENS = {w: 10 * i for i, w in enumerate(_TEN_WORDS.split(), start=2)}
 EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
+_CHANGE = r"(?:lower|higher|less|more|below|above|under|over|short|down|up)\b"
 EN_SCALE = re.compile(
-    rf"\b(?:hundred|thousand|million|billion|point|half|{'|'.join(_TEN_WORDS.split())})\b", re.I
+    rf"\b(?:hundred|thousand|million|billion|point|half|{'|'.join(_TEN_WORDS.split())})\b"
+    # a change in words: "about six per cent lower"
+    rf"|\b(?:{'|'.join(_UNIT_WORDS.split())})[\s-]+(?:per\s?cent|percent)\s+{_CHANGE}",
+    re.I,
+)
+# (a change said as a share only: "six per cent lower", not "within three percent of ours")
+EN_SHARE_WORD = re.compile(
+    rf"\b({'|'.join(_UNIT_WORDS.split())})[\s-]+(per\s?cent|percent)(?=\s+{_CHANGE})", re.I
 )
 EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
