@@ -49,8 +49,13 @@ PER_SECOND = (
 # tokens counted over a minute are a sixtieth of them a second: "4.7 million tokens a minute",
 # "一分钟下来能收到约 7.87 万个 token"
 PER_MINUTE = r"(?:\s*/\s*min\b|\s*(?:per|a|each|every)\s+minute\b|\s*/\s*分钟|\s*每分钟)"
+PER_HOUR = r"(?:\s*/\s*h(?:r|our)?\b|\s*(?:per|an|a|each|every)\s+hour\b|\s*/\s*小时|\s*每小时)"
 MINUTE_BEFORE = re.compile(
     r"(?:每|一|1)\s*分钟(?:下来|之内|内|里)?|\b(?:per|a|each|every|in a|in one)\s+minute\b", re.I
+)
+HOUR_BEFORE = re.compile(
+    r"(?:每|一|1)\s*(?:个)?小时(?:下来|之内|内|里)?|\b(?:per|an|each|every|in an|in one)\s+hour\b",
+    re.I,
 )
 PER_KW = r"(?:\s*/\s*kw\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:kw|kilowatt)\b|\s*每千瓦|/千瓦)"
 PER_MW = (
@@ -90,6 +95,7 @@ AFTER = [
     ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
     ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
     ("throughput", 1 / 60, re.compile(rf"^\s*{TOKENS}{PER_MINUTE}", re.I)),
+    ("throughput", 1 / 3600, re.compile(rf"^\s*{TOKENS}{PER_HOUR}", re.I)),
     ("throughput", 1.0, re.compile(rf"^\s*{TOKENS}{PER_SECOND}", re.I)),
     ("throughput", 1.0, ALONE),
     ("time", 1e-6, re.compile(r"^\s*(?:µs|μs|us|microseconds?|微秒)(?![a-z])", re.I)),
@@ -121,7 +127,7 @@ BEFORE = [
     ("throughput-per-power", 1 / 3_600_000, re.compile(r"(?:per|each|every|a)\s+(?:megawatt[- ]hour|mwh)\b|每兆瓦时", re.I)),
     ("throughput-per-power", 1e-3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:mw|megawatt)\b(?![- ]hour)|每兆瓦(?!时)", re.I)),
     ("throughput-per-power", 1e3, re.compile(r"(?:per|each|every|a)\s+(?:rated\s+|nameplate\s+)?(?:joule|watt)\b|每焦(?:耳)?|每瓦(?!时)", re.I)),
-    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone)\s+(?:[\w.-]+\s+){0,3}?user\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
+    ("throughput-per-user", 1.0, re.compile(r"per[- ](?:1[- ]|one[- ])?user|single[- ](?:user|stream)|\b(?:one|a single|a lone|lone)\s+(?:[\w.-]+\s+){0,3}?user\b|\b(?:one|a single|a lone) stream (?:alone|by itself|on its own)\b|每(?:个|一个?|1个?)?用户|单用户|单流|per stream|(?:只放|只有|仅)一个用户|(?:一个|单个)用户独占|(?:一个|单个|只有一个)用户单独(?:使用|占用|用|跑)|单个用户|独占整机|\b(?:one|a single|a lone) user (?:has|had|gets|got|having) (?:the|a) (?:whole )?(?:machine|system|chip|box|board|node) to (?:itself|themselves|himself|herself)\b|(?:一条|单条|一个)请求独占|独占整(?:套|台|个)(?:系统|机器)|单路(?:会话|对话|请求)?|单个?会话|一路对话|\b(?:a single|one|a lone) (?:conversation|chat|session)\b"
         # one request served at a time: "with one request in flight at a time", "batch size 1"
         r"|\b(?:one|a single|1) (?:request|query|prompt|stream|session|sequence)s? (?:in flight |outstanding |active |running )?at a time\b|\b(?:one|a single) (?:request|query|stream|sequence) in flight\b|\bbatch[- ]size (?:of )?1(?![\d,.])|\bconcurrency (?:of )?1(?![\d,.])", re.I)),
 ]  # fmt: skip
@@ -427,8 +433,11 @@ def _denominator_before(
     what the tokens said after it are a second: a sixtieth for those of a minute)."""
     lead = sentence[max(0, match.start() - 64) : match.start()]
     lead = lead[max(lead.rfind(";"), lead.rfind("；"), lead.rfind("。")) + 1 :]
-    if minute and MINUTE_BEFORE.search(lead[-24:]) and not PER_SECOND_BEFORE.search(lead[-24:]):
-        per = 1 / 60  # "一分钟下来能收到约 78,700 个 token"
+    if minute and not PER_SECOND_BEFORE.search(lead[-24:]):
+        if MINUTE_BEFORE.search(lead[-24:]):
+            per = 1 / 60  # "一分钟下来能收到约 78,700 个 token"
+        elif HOUR_BEFORE.search(lead[-24:]):
+            per = 1 / 3600  # "每小时能收到 234 万个 token"
     found = [(m.end(), q, f) for q, f, p in BEFORE for m in p.finditer(lead)]
     if not found:
         return "throughput", per, end
