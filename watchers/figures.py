@@ -398,16 +398,17 @@ class FigureReading:
         )  # "measured 1.21 seconds …, not 1.12 seconds as originally reported"
 
     def _said_before(self, number: int) -> tuple[str, float] | None:
-        """The denominator the sentence before gave its throughput, for a bare one in this sentence
-        that names no measure of its own ("单用户速度为 614 tokens/s，数字有误。该负责人给出的
+        """The denominator the sentence before gave its throughput (or named with no figure), for a
+        bare one in this sentence that names no measure of its own ("单用户速度为 614 tokens/s，数字有误。该负责人给出的
         实测值为 641 tokens/s")."""
         if number == 0 or not any(
             q.quantity == "throughput" for q in quantities(self.analysed[number].sentence.text)
         ):
             return None
         before = self.analysed[number - 1].sentence.text
-        if not any(q.quantity.startswith("throughput-per") for q in quantities(before)):
-            return None
+        said = quantities(before)
+        if said and not any(q.quantity.startswith("throughput-per") for q in said):
+            return None  # (a sentence naming the measure alone names it too: "只测了一个指标：单用户速度")
         text = self.analysed[number].sentence.text.rstrip("。.!！?？ ")
         if NEW_MEASURE.search(text) or any(
             m.cues and m.cues.search(text) for m in self.subject.metrics
