@@ -78,7 +78,7 @@ def report(name, items, outcomes, limit) -> None:
 def forget_texts() -> None:
     """Empty the caches keyed by a sentence's text, so every pass reads every text as new, as a
     poll does: a pass must not time the one before it."""
-    from watchers import context, needles, parties, quantities
+    from watchers import context, extract, needles, parties, quantities
 
     for cached in (
         context._masked,
@@ -88,6 +88,7 @@ def forget_texts() -> None:
     ):
         cached.cache_clear()
     needles.forget()
+    extract.forget_read()
 
 
 def speed(items, specs, table, repeat) -> None:

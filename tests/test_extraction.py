@@ -383,3 +383,26 @@ def test_an_energy_per_token_gives_no_denominator_to_the_throughput_after_it():
 def test_a_minute_before_a_rate_said_per_second_leaves_it_per_second():
     (found,) = quantities(normalise("a minute later it hit 1,400 tokens/s"))
     assert found.value == 1400.0
+
+
+def test_a_story_read_before_is_not_read_again(monkeypatch):
+    """The same wire story in many feeds is read once; other claims or other signals read it anew."""
+    from watchers import extract
+
+    reads = []
+    real = extract._read_item
+    monkeypatch.setattr(extract, "_read_item", lambda *a: reads.append(a[0].title) or real(*a))
+    extract.forget_read()
+    item = ParsedItem(
+        dedupe_key="k",
+        title="Independent re-test puts OpenAI's Jalapeño at 80,100 tokens/s/kW on GPT-OSS 120B",
+    )
+    first = extract_item(item, CLAIMS)
+    again = extract_item(ParsedItem(dedupe_key="other", title=item.title), CLAIMS)
+    assert again == first and len(reads) == 1
+    extract_item(item, dict(CLAIMS))  # equal claims, another dict: the same reading
+    assert len(reads) == 1
+    changed = {**CLAIMS, "jalapeno.tokens-per-kw.gpt-oss-120b": {}}
+    assert extract_item(item, changed) != first and len(reads) == 2
+    extract_item(item, CLAIMS, only=["figures"])
+    assert len(reads) == 3

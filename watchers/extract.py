@@ -8,6 +8,7 @@ with the mismatch named; status phrases from the story's signal tables move stat
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -132,10 +133,44 @@ def extract_item(
     only: list[str] | None = None,
     rules_: Rules | None = None,
 ) -> list[Candidate]:
-    """Candidates the item gives, at most one per claim and key."""
+    """Candidates the item gives, at most one per claim and key. A story read before (the same
+    wire story in many feeds) is not read again: extraction is pure, so its reading is kept."""
     r = rules_ or rules()
     if not r.may_concern(f"{item.title}\n{item.text}"):
         return []  # most of a feed names no subject at all: nothing is normalised or read
+    key = (item.title, item.text, tuple(only) if only else None, _fingerprint(claims))
+    if id(r) not in _READ and len(_READ) >= VOCABULARIES_HELD:
+        del _READ[next(iter(_READ))]  # a vocabulary replaced (a reloaded ledger): let it go
+    held = _READ.setdefault(id(r), (r, {}))[1]
+    found = held.get(key)
+    if found is None:
+        found = held[key] = tuple(_read_item(item, claims, only, r))
+        if len(held) > READ_HELD:
+            del held[next(iter(held))]  # the oldest story read
+    return list(found)
+
+
+READ_HELD = 512  # stories whose reading is kept, per vocabulary
+VOCABULARIES_HELD = 4
+# per vocabulary (held, so its id is not reused): each story's reading, by its text, the signals
+# asked for and the claims it was read against
+_READ: dict[int, tuple[Rules, dict]] = {}
+_LAST_CLAIMS: list = [None, ""]  # the claims last fingerprinted (held) and their fingerprint
+
+
+def _fingerprint(claims: dict[str, dict]) -> str:
+    """What the claims say, as a key: the same claims dict is fingerprinted once."""
+    if _LAST_CLAIMS[0] is not claims:
+        _LAST_CLAIMS[:] = [claims, json.dumps(claims, sort_keys=True, default=str)]
+    return _LAST_CLAIMS[1]
+
+
+def forget_read() -> None:
+    """Forget every story read (a benchmark times each pass on stories it has not read)."""
+    _READ.clear()
+
+
+def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> list[Candidate]:
     title, body = normalise(item.title), normalise(item.text)
     text = f"{title}.\n{body}" if title and body else title or body
     about = [subject for subject in r.subjects if subject.relevant(text)]
