@@ -46,7 +46,14 @@ from watchers.figures import (
     only_hedged,
 )
 from watchers.needles import present as needles_in
-from watchers.parties import BOTH, ONE_MODEL, SPEAKER, PartyReading, staff_named
+from watchers.parties import (
+    BOTH,
+    ONE_MODEL,
+    SPEAKER,
+    PartyReading,
+    speakers_aside,
+    staff_named,
+)
 from watchers.quantities import bare_numbers, quantities
 from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
@@ -777,6 +784,9 @@ class Reading(PartyReading, FigureReading):
                 continue  # "对照的 GB200、GB300 也由团队重跑。": the story stays on the subject
             if self.mentions[earlier] and self._only_comparands(earlier):
                 return True  # "…1.6 to 3.3 times lower than on the Blackwell machines": the story stays
+            told = self.analysed[earlier].sentence.text
+            if speakers_aside(told, [m.start for m in self.mentions[earlier]]):
+                continue  # "高赞回答（某芯片公司架构师）：": who answers, in brackets, is no device
             if self.mentions[earlier] and BOTH.search(self.analysed[earlier].sentence.text):
                 return True  # "…with both systems held at the GB300's per-user speed": both
             if self.mentions[earlier]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from watchers.context import NOT_FACT, PLANNED, heading_line, statuses
+from watchers.context import NOT_FACT, PLANNED, heading_line, open_bracket, statuses
 from watchers.figures import CORRECT_VALUE, CORRECTED_AFTER, OTHER_MODELS, _compared_before, _merge
 from watchers.quantities import quantities
 
@@ -606,6 +606,8 @@ class PartyReading:
         comparison ("峰值每瓦吞吐（对比 GB200/GB300）": a row about the subject)."""
         text = self.analysed[number].sentence.text
         named = self.mentions[number]
+        if speakers_aside(text, [m.start for m in named]):
+            return []
         return [m for m in named if not _compared_before(text, m.start)] or named
 
     def _who(self, sentence: str, at: int, number: int | None = None) -> str:
@@ -1779,6 +1781,18 @@ DEVICE_WORDS = re.compile(
     r"|\s*(?:官方|自报|公布的?)(?:的)?(?:数字|数据|成绩|结果)|\s+(?:official|published)\s+(?:figures?|numbers?|results?)\b",
     re.I,
 )
+
+
+def speakers_aside(text: str, starts: list[int]) -> bool:
+    """Are the devices a short line names only the affiliation of who speaks next, in brackets
+    ("高赞回答（某芯片公司架构师，4.1k 赞）：")? Such a line names no device the story is about."""
+    told = text.rstrip()
+    return (
+        bool(starts)
+        and len(told) <= 60
+        and told.endswith((":", "："))
+        and all(open_bracket(told, 0, start) >= 0 for start in starts)
+    )
 
 
 def _compared_between(text: str, start: int, end: int) -> bool:
