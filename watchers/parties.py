@@ -535,6 +535,14 @@ class PartyReading:
                 if object_[0].end < m.start <= object_[0].end + 40
                 and OBJECT_PAIR.fullmatch(text, object_[0].end, m.start)
             ]
+            if (
+                not object_[0].ours
+                and COMPARISON_NOUN.match(text, object_[0].end)
+                and any(m.ours for m in self.mentions[number])
+            ):
+                return (
+                    True  # "公布第二轮 Rubin 对比测试：…OpenAI 自研推理芯片…领先 Rubin": both ran
+                )
             return object_[0].ours or any(m.ours for m in paired)
         # "We had no access to a Jalapeño system, so we re-measured the comparator": a
         # negated stretch before the run names what was not run
@@ -1780,6 +1788,11 @@ DEVICE_WORDS = re.compile(
     # "仍落后 Jalapeño 官方数字", "behind Jalapeño official figures"
     r"|\s*(?:官方|自报|公布的?)(?:的)?(?:数字|数据|成绩|结果)|\s+(?:official|published)\s+(?:figures?|numbers?|results?)\b",
     re.I,
+)
+
+
+COMPARISON_NOUN = re.compile(
+    r"\s*(?:的)?(?:对比|比较|对决|同台|正面对比|head[- ]to[- ]head|comparison|match-?up)", re.I
 )
 
 
