@@ -180,9 +180,15 @@ class Alternatives:
         if len(keep) == len(self.parts):
             return self.full
         found = self._subsets.get(keep)
-        if found is None and len(keep) <= _FEW and (self._costly(keep) or self._asked(keep)):
+        if found is not None:
+            return found
+        if self._costly(keep):  # long parts: never compiled together
             return _Parts(tuple(self._part(i) for i in keep), self._subset, keep)
-        return found if found is not None else self._subset(keep)
+        if self._asked(keep):  # not asked often yet: the matches are the same without compiling
+            if len(keep) <= _FEW:
+                return _Parts(tuple(self._part(i) for i in keep), self._subset, keep)
+            return self.full  # the parts left out cannot match this text
+        return self._subset(keep)
 
     def _costly(self, keep: tuple[int, ...]) -> bool:
         """Would compiling these parts together cost more than searching them one by one for good?
@@ -331,7 +337,7 @@ class _Parts:
         return "".join(out) + text[last:]
 
 
-_OFTEN = 4  # times a set of parts is searched one by one before its alternation is compiled
+_OFTEN = 64  # times a set of parts is searched without it before its alternation is compiled
 _FEW = 8  # at most this many parts kept: searched one by one rather than compiled together
 _LONG = 2000  # characters of pattern source past which a set of parts is never compiled together
 _HELD = 4096  # texts (and needle sets) remembered before starting afresh
