@@ -59,6 +59,10 @@ from watchers.text import Clause, Sentence, normalise, sentences
 from watchers.vocabulary import ClaimIndex, Rules, Signal, Subject
 from watchers.vocabulary import rules as load_rules
 
+CONFIRMED = re.compile(
+    r"(?:已经|已)(?:正式)?(?:确认|证实|官宣|宣布)|\b(?:has|have|had)\s+(?:now\s+|officially\s+)?(?:confirmed|announced)\b",
+    re.I,
+)
 TITLE_WIDE = {"watchlist"}  # a headline "five things to watch" makes the whole item a watch-list
 DONE_TOO = re.compile(
     r"(?:做成|兑现|落地|实现|完成|交付|达成)了|\b(?:delivered|happened|came true|got done|kept)\b"
@@ -186,7 +190,12 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
     split = sentences(text)
     # (not a title that also says what got done: "三件事做成了，两件还在路上")
     title_wide = title_scopes(title) & TITLE_WIDE if not DONE_TOO.search(title) else frozenset()
-    whole = [w | title_wide for w in _section_scopes(text, split)]
+    # (a sentence reporting a confirmation is news under any headline: "…接下来看什么" then
+    # "OpenAI 上周已经确认，B0 样片回到了实验室")
+    whole = [
+        w if CONFIRMED.search(s.text) else w | title_wide
+        for w, s in zip(_section_scopes(text, split), split, strict=True)
+    ]
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
     ]
@@ -208,6 +217,8 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
             a - TITLE_WIDE if n and split[n - 1].start < len(title) else a
             for n, a in enumerate(ahead)
         ]
+    # a lead's next sentence that reports a confirmation is news, not an item of its list
+    ahead = [a - TITLE_WIDE if a and CONFIRMED.search(s.text) else a for a, s in zip(ahead, split)]
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (

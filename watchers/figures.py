@@ -921,6 +921,18 @@ WORKLOAD = [
         ),
         "i-tokens",
     ),
+    # the length after the input: "prompts of 32,768 tokens", "inputs of 32k tokens"
+    (
+        re.compile(
+            r"\b(?:inputs?|prompts?|contexts?)\s+of\s+(?P<i>\d{1,3}(?:,\d{3})+|\d{4,6})\s*-?\s*tokens?\b",
+            re.I,
+        ),
+        "i-tokens",
+    ),
+    (
+        re.compile(r"\b(?:inputs?|prompts?|contexts?)\s+of\s+(?P<i>\d+(?:\.\d+)?)\s*k\b", re.I),
+        "i",
+    ),
     (
         re.compile(
             r"(?P<i>\d+(?:\.\d+)?)\s*k(?:[- ]tokens?)?[\s-]*(?:long[- ])?(?:input|context|prompt|长?输入|上下文)",

@@ -1497,7 +1497,9 @@ NAMED_RUNNER = re.compile(
     r"(?:^|[,;:—]\s*|\b(?:and|that|as|after|when|where)\s+)"
     r"(?!(?:We|They|It|He|She|I|You|This|That|These|Those|The|A|An|Our|Their|Its)\b)"
     rf"(?P<name>{firm_name(1)})"
-    r"(?:,\s+(?:which|who)\s+[^,;.]{1,80},)?"  # "Larkfield Testing, which received a node,"
+    r"(?:\s+(?:in|of|from)\s+(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z][\w-]+))?)?"  # "Rheingold Systems in Munich"
+    # "Larkfield Testing, which received a node,", ", based in Munich,", ", a lab in Munich,"
+    r"(?:,\s+(?:which|who|based|an?|the)\s+[^,;.]{1,80},)?"
     # a headline's first deed, then the run: "SemiAnalysis gets its own Jalapeño boards, measures …"
     r"(?:\s+(?:gets|got|receives|received|secures|secured|obtains|obtained|takes|took)\s+[^,;.]{1,60},)?"
     r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|also\s+|since\s+|independently\s+|just\s+)?"
@@ -1727,7 +1729,8 @@ TEAM_FUNCTION = re.compile(
 BARE_BEFORE = re.compile(
     r"(?:(?:^|[,.;:!?，。；：、()（）])\s*"  # nothing of its own before it
     r"|(?:^|\s)(?:the|its|their|this|that|these|those|after|and|but|when|while|as|because|then|so"
-    r"|by|with|from)\s+"  # a definite or a joining word: no name, no "a" that brings a new one
+    r"|by|with|from)\s+(?:(?<=its )own\s+)?"  # a definite or a joining word:
+    # no name, no "a" that brings a new one ("in its own lab": the owner of "its" is named before)
     r"|该|这个|这支|这家|此|其|所以|因此|但是?|而且?|并且?|于是|后来|当时|那时"
     r"|在|在自家|自家|在自己的|自己的|(?<![某该这那此本家])公司|自家[\u4e00-\u9fff]{1,6})$",
     # "在实验室测试中", "在自家圣何塞实验室", "公司硬件团队" (not "该公司", a company just
