@@ -410,7 +410,9 @@ class FigureReading:
         if said and not any(q.quantity.startswith("throughput-per") for q in said):
             return None  # (a sentence naming the measure alone names it too: "只测了一个指标：单用户速度")
         text = self.analysed[number].sentence.text.rstrip("。.!！?？ ")
-        if NEW_MEASURE.search(text) or any(
+        # (a semicolon between its figures starts no new measure here: "…1388 tokens/s，官方是 1459；
+        # R1 是 662")
+        if any(m.group(0) not in ";；" for m in NEW_MEASURE.finditer(text)) or any(
             m.cues and m.cues.search(text) for m in self.subject.metrics
         ):
             return None
@@ -754,7 +756,8 @@ class FigureReading:
             if m.cues is not None
             and not m.cues.absent(found)
             and m.cues.search(before, lowered=lowered)
-            and _may_measure(m, quantity, text)
+            # (the chip a question names is the answer's: "Where are B0 yields?" "71 percent")
+            and _may_measure(m, quantity, text, before if _answers(text, before) else "")
             and not (m.unless and m.unless.search(before))
             # (not a metric the words rule out: "词间延迟" names no end-to-end latency)
             and not (m.exclude and m.exclude.search(before))
@@ -1038,7 +1041,7 @@ COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
     r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
     r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of|on|in)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
-    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*)?$",  # "比 8 月的 A0"
+    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*){0,2}$",  # "比去年 8 月的 A0"
     re.I,
 )
 
@@ -1180,6 +1183,14 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
         r"(?:的?(?:成绩|数据|数字|结果)|(?=\s*(?:约|~|≈)?\s*\d)))",  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
         re.I,
     )
+
+
+def _answers(text: str, before: str) -> bool:
+    """Is the sentence an answer ("A: 71 percent …") to the question before it?"""
+    return bool(ANSWER_LINE.match(text)) and before.rstrip().endswith(("?", "？"))
+
+
+ANSWER_LINE = re.compile(r"\W*(?:a|答|回答)\s*[:：]", re.I)
 
 
 def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> bool:

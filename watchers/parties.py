@@ -54,6 +54,7 @@ class PartyReading:
                         name
                         for at, name in self.models[number]
                         if not self._clause_status(number, at) & (NOT_FACT | PLANNED)
+                        and not _set_apart(text, at)
                     }
                 if spec and spec.full_cues:
                     # "有了，而且三款模型都有。上周某实验室…": said beside the run, too
@@ -416,6 +417,8 @@ class PartyReading:
         text = self.analysed[number][0].text
         if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
             return ""  # a party of its own is named: it is not the one before
+        if number in self.turns and number in self.owner_quotes and not PRONOUN_AGENT.search(text[:at]):
+            return "owner"  # "陈屿：先跑 GPT-OSS 120B。" in the turn of the owner's engineer: their run
         if A_KIND_OF.search(text, 0, at):
             return ""  # "A 32k-input run answers a different question": a kind of run, no one's
         if self._owners_run(text, at):
@@ -500,9 +503,17 @@ class PartyReading:
             (i for i in (text.find(";", at), text.find("；", at)) if i >= 0), default=len(text)
         )
         sentence = self.analysed[number].sentence
-        mentions = [
+        # (not a firm the party is said to have ties or none with: "和英伟达、OpenAI 都没有合作关系
+        # 的评测机构", "a lab with no ties to Nvidia")
+        named = [
             m
             for m in self.mentions[number]
+            if not TIES_AFTER.match(text, m.end)
+            and not TIES_BEFORE.search(text, max(0, m.start - 40), m.start)
+        ]
+        mentions = [
+            m
+            for m in named
             if start <= m.start < at
             # (not "…不及 Jalapeño 的官方数字，但前两行是我们实测的": what was said of it, in
             # a clause before the run's)
@@ -511,12 +522,15 @@ class PartyReading:
                 and sentence.clause_at(m.start).start != sentence.clause_at(at).start
             )
         ]
-        if not mentions and any(start <= m.start < at for m in self.mentions[number]):
+        if not mentions and any(start <= m.start < at for m in named):
             return False  # only what was said of it stands before the run: something else ran
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
-        if COMPARING.match(text, at) and any(m.ours for m in mentions):
-            return True  # "在 Rubin 机柜和 Jalapeño 测试板上…做了对比": a comparison runs both
+        if (
+            COMPARING.match(text, at) or BOTH_SIDES.search(text, max(0, at - 8), at + 6)
+        ) and any(m.ours for m in mentions):
+            # "在 Rubin 机柜和 Jalapeño 测试板上…做了对比", "…两边都跑 GPT-OSS": a comparison runs both
+            return True
         verb_end = VERB_WORD.match(text, at)
         right = verb_end.end() if verb_end else at
         object_ = [m for m in self.mentions[number] if right <= m.start <= right + 12]
@@ -967,6 +981,13 @@ class PartyReading:
         label and the short one ("RICHARD HO (OpenAI): …" and later "HO: …")."""
         out: set[int] = set()
         names: set[str] = set()
+        # a guest introduced with the owner's affiliation: "【本期嘉宾：陈屿，OpenAI 芯片团队软件负责人】",
+        # "Guest: Dana Li, who leads OpenAI's chip software"
+        for read in self.analysed[:4]:
+            for intro in GUEST_INTRO.finditer(read.sentence.text):
+                if owner.search(intro.group("role")):
+                    name = intro.group("name").strip().lower()
+                    names |= {name, name.split()[-1]}
         speaking = False
         for number in sorted(self.turns):
             text = self.analysed[number].sentence.text
@@ -1235,7 +1256,9 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
 
 # a line that says what a run ran: "Models: GPT-OSS 120B, DeepSeek R1, Kimi K2.5", "测试模型："
 SETUP_LINE = re.compile(
-    r"\W*(?:\d+/\d+\s+)?(?:models?(?: run| tested)?|测试模型|模型)\s*[:：]", re.I
+    r"\W*(?:\d+/\d+\s+)?(?:models?(?: run| tested)?|测试模型|模型|测试条件|测试设置|测试配置"
+    r"|(?:test\s+)?setup|test conditions)\s*[:：]",
+    re.I,
 )
 HEADING = re.compile(r"\s*(?:#{1,4}\s|【|[一二三四五六七八九十]、)")
 METHOD_HEAD = re.compile(
@@ -1510,6 +1533,39 @@ NAMED_RUNNER = re.compile(
 )
 
 
+GUEST_INTRO = re.compile(
+    r"(?:嘉宾|受访者|受访人|访谈对象|\bguests?|\binterviewee|\bspeakers?|\bpanelists?)\s*[:：]\s*"
+    r"(?P<name>[^，,（(:：。.;；]{1,24})[，,（(]\s*(?P<role>[^。;；)）]{1,60})",
+    re.I,
+)
+
+
+def _set_apart(text: str, at: int) -> bool:
+    """Is the model at `at` named in what the run is set apart from ("与 6 月那份只测 GPT-OSS 不同，
+    这次换成了…", "Unlike the June report, which covered only GPT-OSS, …")?"""
+    return bool(
+        SET_APART_ZH.search(text, max(0, at - 24), at) and DIFFERENT_ZH.match(text, at)
+    ) or bool(UNLIKE_BEFORE.search(text, max(0, at - 60), at))
+
+
+SET_APART_ZH = re.compile(r"(?:与|和|跟|同)[^，,。；;]{0,20}$")
+DIFFERENT_ZH = re.compile(r"[^，,。；;]{0,24}?(?:不同|不一样|有别|有所不同)")
+UNLIKE_BEFORE = re.compile(r"\bunlike\b[^,;.]{0,60}$", re.I)
+
+
+# a firm named as one the party has ties with, or none: "和英伟达、OpenAI 都没有合作关系的", "with
+# no ties to Nvidia or OpenAI"
+TIES_AFTER = re.compile(
+    r"[^，,。；;]{0,16}?(?:都|均|并|也)?(?:没有|没|无|有)(?:任何)?(?:合作|利益|商业|隶属|股权|资金|业务)?"
+    r"(?:关系|关联|往来|瓜葛)的"
+)
+TIES_BEFORE = re.compile(
+    r"\b(?:ties|tie|affiliation|relationship|connection|links?)s?\s+(?:to|with)\s+"
+    r"(?:[\w'’-]+\s*(?:,|and|or)?\s*){0,3}$",
+    re.I,
+)
+
+
 # a name (not the owner's: checked by the caller's order) right before "自己", "itself"
 NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
 
@@ -1691,7 +1747,9 @@ OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI"
 LENT_BY = re.compile(
-    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished|hosted|owned|operated)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    # "somebody other than OpenAI": whoever it is, not the owner
+    r"|\b(?:other than|besides|apart from|except(?: for)?)\s+$"
     r"|\b(?:loaner|loaned|borrowed|on loan|lent|received|receiving|obtained|got|took delivery of)\b"
     r"[^.;]{0,40}\bfrom\s+$"
     # "从 OpenAI 手里借到两张加速卡", "向 OpenAI 借的"
@@ -1908,6 +1966,11 @@ OWN_PEOPLE = re.compile(
 # a run that compares what it names: "做了对比", "pitted them against each other"
 COMPARING = re.compile(
     r"(?:做|进行)了?(?:一次|一轮|一组)?(?:对比|比较|对测|横评)|对比了|比较了|横评了|\b(?:compared|pitted|benchmarked (?:them|both) against each other)\b",
+    re.I,
+)
+# both devices as the subject of the run: "两边都跑 GPT-OSS 120B", "both systems ran …"
+BOTH_SIDES = re.compile(
+    r"(?:两边|双方|两者|两套(?:系统|机柜)?|两台)(?:都|均)|\bboth (?:systems|sides|machines|platforms|racks)\b",
     re.I,
 )
 # a figure right after a correction's word: "正确数字为 0.72"
