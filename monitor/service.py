@@ -340,7 +340,7 @@ class Poller:
         book = writer.book
         said = book.sources.get(result.name)
         context = PollContext(
-            claims={cid: claim.spec for cid, claim in book.claims.items()},
+            claims=book.specs,
             previous={key: s.value for (_, key), s in said.items()} if said else None,
             rules=self.rules,
         )

@@ -218,7 +218,10 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
             for n, a in enumerate(ahead)
         ]
     # a lead's next sentence that reports a confirmation is news, not an item of its list
-    ahead = [a - TITLE_WIDE if a and CONFIRMED.search(s.text) else a for a, s in zip(ahead, split)]
+    ahead = [
+        a - TITLE_WIDE if a and CONFIRMED.search(s.text) else a
+        for a, s in zip(ahead, split, strict=True)
+    ]
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (

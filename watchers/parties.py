@@ -417,7 +417,11 @@ class PartyReading:
         text = self.analysed[number][0].text
         if self._parties(text[:at]) and not PRONOUN_AGENT.search(text[:at]):
             return ""  # a party of its own is named: it is not the one before
-        if number in self.turns and number in self.owner_quotes and not PRONOUN_AGENT.search(text[:at]):
+        if (
+            number in self.turns
+            and number in self.owner_quotes
+            and not PRONOUN_AGENT.search(text[:at])
+        ):
             return "owner"  # "陈屿：先跑 GPT-OSS 120B。" in the turn of the owner's engineer: their run
         if A_KIND_OF.search(text, 0, at):
             return ""  # "A 32k-input run answers a different question": a kind of run, no one's
@@ -526,9 +530,9 @@ class PartyReading:
             return False  # only what was said of it stands before the run: something else ran
         if not (mentions and mentions[0].ours) and self._paired(number):
             return True  # "a benchmark of Vera Rubin against Jalapeño" ran both
-        if (
-            COMPARING.match(text, at) or BOTH_SIDES.search(text, max(0, at - 8), at + 6)
-        ) and any(m.ours for m in mentions):
+        if (COMPARING.match(text, at) or BOTH_SIDES.search(text, max(0, at - 8), at + 6)) and any(
+            m.ours for m in mentions
+        ):
             # "在 Rubin 机柜和 Jalapeño 测试板上…做了对比", "…两边都跑 GPT-OSS": a comparison runs both
             return True
         verb_end = VERB_WORD.match(text, at)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 
@@ -68,6 +69,12 @@ class Book:
     sources: dict[str, dict[tuple[str, str], SourceKey]] = field(default_factory=dict)
     latest_items: dict[str, tuple[int, str]] = field(default_factory=dict)  # watcher: (id, hash)
     version: tuple[int, int] = (0, 0)  # (max observation id, max item id) when loaded
+
+    @cached_property
+    def specs(self) -> dict[str, dict]:
+        """Each claim's spec by id: one dict for every poll judged with this book (extraction keys
+        what it has read by it)."""
+        return {claim_id: claim.spec for claim_id, claim in self.claims.items()}
 
     def source(self, name: str) -> dict[tuple[str, str], SourceKey]:
         return self.sources.setdefault(name, {})

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
+import importlib.util
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 SENTENCE_END = re.compile(
     # English: an end mark, space, a capital (not after "Sept.", "Mr.": an abbreviation)
@@ -74,10 +77,12 @@ def as_read(pattern: str) -> str:
 
 @cache
 def _traditional_only() -> frozenset[str]:
-    from zhconv import zhconv
-
-    zhconv.loaddict()
-    return frozenset(zhconv.zhcdicts["TRADONLY"])
+    """zhconv's Traditional-only characters, read from its table without importing it (its
+    import loads pkg_resources, a tenth of a second most texts never need)."""
+    spec = importlib.util.find_spec("zhconv")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    table = json.loads((folder / "zhcdict.json").read_text(encoding="utf-8"))
+    return frozenset(table["TRADONLY"])
 
 
 def normalise(text: str) -> str:
