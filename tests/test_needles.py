@@ -188,3 +188,18 @@ def test_a_text_said_to_hold_no_match_holds_none(text):
         assert alternatives.full.search(text) is None
     assert not alternatives.may_hold("the company's systems are on their way")
     assert alternatives.may_hold("openai said the company's chip is late")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(RAW_WORDS + ["rubin", "vera", "nvidia"]), max_size=12).map(" ".join)
+)
+def test_words_found_in_one_pass_for_many_alternations_give_each_its_own_answer(text):
+    from watchers.needles import automaton
+
+    alternatives = Alternatives(RAW_PATTERNS)
+    other = Alternatives([r"\bvera rubin\b", r"\bnvidia\b.{0,20}\brubin\b"])
+    words = alternatives.raw_needles() | other.raw_needles()
+    found = frozenset(word for _, word in automaton(words).iter(text.lower()))
+    assert alternatives.may_hold(text.lower(), found) == alternatives.may_hold(text.lower())
+    assert other.may_hold(text.lower(), found) == other.may_hold(text.lower())

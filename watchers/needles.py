@@ -146,13 +146,21 @@ class Alternatives:
         callers that ask many alternations about one text."""
         return self.union is not None and self.union.isdisjoint(found)
 
-    def may_hold(self, lowered: str) -> bool:
+    def may_hold(self, lowered: str, found: frozenset[str] | None = None) -> bool:
         """Could some part match a text whose NFKC, lower-cased form is `lowered`? False only when
         every part lacks one of the words it needs: a quick test on raw text before normalising,
-        which makes no word of letters (it may put spaces between scripts)."""
+        which makes no word of letters (it may put spaces between scripts). `found`: the text's
+        words among at least `raw_needles()`, when the caller found them in one pass for many."""
+        return self._raw_test().may_hold(lowered, found)
+
+    def raw_needles(self) -> frozenset[str]:
+        """Every word `may_hold` looks for."""
+        return self._raw_test().words
+
+    def _raw_test(self) -> _RawTest:
         if self._raw is None:
             self._raw = _RawTest(self._raw_words, self.conjuncts)
-        return self._raw.may_hold(lowered)
+        return self._raw
 
     def kept(self, lowered: str) -> tuple[int, ...]:
         """The indices of the parts that may match this lower-cased text."""
@@ -254,7 +262,7 @@ class _RawTest:
     """`Alternatives.may_hold`: every part's words found in one pass, then only the parts whose
     needles are there (or that have none) asked whether their other words are there too."""
 
-    __slots__ = ("finder", "conjuncts", "free", "open", "by_word")
+    __slots__ = ("finder", "conjuncts", "free", "open", "by_word", "words")
 
     def __init__(self, words: tuple, conjuncts: tuple[tuple[frozenset[str], ...], ...]):
         self.conjuncts = conjuncts
@@ -265,14 +273,18 @@ class _RawTest:
             for word in w or ():
                 by_word.setdefault(word, []).append(i)
         self.by_word = {word: tuple(parts) for word, parts in by_word.items()}
-        self.finder = _automaton(frozenset(by_word).union(*(w for c in conjuncts for w in c)))
+        self.words = frozenset(by_word).union(*(w for c in conjuncts for w in c))
+        self.finder = automaton(self.words)
 
-    def may_hold(self, lowered: str) -> bool:
+    def may_hold(self, lowered: str, found: frozenset[str] | None = None) -> bool:
         if self.free:
             return True  # a part that needs no word at all
-        found = (
-            frozenset(map(_WORD, self.finder.iter(lowered))) if len(self.finder) else frozenset()
-        )
+        if found is None:
+            found = (
+                frozenset(map(_WORD, self.finder.iter(lowered)))
+                if len(self.finder)
+                else frozenset()
+            )
         asked = {i for word in found for i in self.by_word.get(word, ())}.union(self.open)
         return any(all(not s.isdisjoint(found) for s in self.conjuncts[i]) for i in asked)
 
@@ -374,7 +386,7 @@ def present(lowered: str) -> frozenset[str]:
 def _finder() -> ahocorasick.Automaton:
     finder = _FINDER[0]
     if finder is None:
-        finder = _FINDER[0] = _automaton(frozenset(_KNOWN))
+        finder = _FINDER[0] = automaton(frozenset(_KNOWN))
     return finder
 
 
@@ -386,7 +398,7 @@ def forget() -> None:
     _PRESENT.clear()
 
 
-def _automaton(words: frozenset[str]) -> ahocorasick.Automaton:
+def automaton(words: frozenset[str]) -> ahocorasick.Automaton:
     automaton = ahocorasick.Automaton()
     for word in words:
         automaton.add_word(word, word)

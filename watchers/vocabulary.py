@@ -9,11 +9,12 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
+from operator import itemgetter
 from pathlib import Path
 
 from watchers.context import CUES
-from watchers.needles import Alternatives
+from watchers.needles import Alternatives, automaton
 from watchers.text import as_read
 
 SUBJECT_KEYS = {
@@ -182,17 +183,32 @@ class Subject:
             return True
         return self.owned_words(text) or self.stood_in_for(text)
 
-    def may_be_named(self, lowered: str) -> bool:
+    def may_be_named(self, lowered: str, found: frozenset[str] | None = None) -> bool:
         """A quick test on an item's raw text (NFKC, lower-cased) before it is normalised: False
         only when no way of naming the subject can be there (each pattern lacks a literal word it
-        needs); True when it may be, or when the patterns have no such words."""
+        needs); True when it may be, or when the patterns have no such words. `found`: the text's
+        words among `naming_needles()`, found in one pass."""
         if self.names is None:
             return True
-        if _may_hold(self.names, lowered) or _may_hold(self.direct, lowered):
+        if _may_hold(self.names, lowered, found) or _may_hold(self.direct, lowered, found):
             return True
-        if self.owner is None or not _may_hold(self.owner, lowered):
+        if self.owner is None or not _may_hold(self.owner, lowered, found):
             return False  # both kinds of stand-in need the owner named
-        return _may_hold(self.with_owner, lowered) or _may_hold(self.stand_ins, lowered)
+        return _may_hold(self.with_owner, lowered, found) or _may_hold(
+            self.stand_ins, lowered, found
+        )
+
+    def naming_needles(self) -> frozenset[str] | None:
+        """Every word `may_be_named` looks for; None when some way of naming has no words."""
+        words: set[str] = set()
+        for pattern in (self.names, self.direct, self.owner, self.with_owner, self.stand_ins):
+            if pattern is None:
+                continue
+            needles = getattr(pattern, "raw_needles", None)
+            if needles is None:
+                return None
+            words |= needles()
+        return frozenset(words)
 
     def owned_words(self, text: str) -> bool:
         """Does the item name the subject by words that need its owner named too?"""
@@ -234,12 +250,12 @@ TAG = re.compile(r"<[^<>]*>")
 DEFINITE = re.compile(r"the\s", re.I)
 
 
-def _may_hold(pattern, lowered: str) -> bool:
+def _may_hold(pattern, lowered: str, found: frozenset[str] | None = None) -> bool:
     """Could `pattern` match the text whose raw, lower-cased form this is? (No pattern: no.)"""
     if pattern is None:
         return False
     may_hold = getattr(pattern, "may_hold", None)
-    return may_hold is None or may_hold(lowered)
+    return may_hold is None or may_hold(lowered, found)
 
 
 @dataclass(frozen=True)
@@ -259,10 +275,27 @@ class Rules:
     def may_concern(self, raw: str) -> bool:
         """Could an item with this raw text be about any subject (see Subject.may_be_named)?"""
         # with what normalising makes of it: "Jalape&ntilde;o", "Open<b>AI</b>", "**Open**AI"
-        read = TAG.sub("", html.unescape(raw)).replace("**", "")
+        marked = "<" in raw or "&" in raw or "**" in raw
+        read = TAG.sub("", html.unescape(raw)).replace("**", "") if marked else raw
         text = raw if read == raw else f"{raw}\n{read}"
-        lowered = WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text).lower())
-        return any(subject.may_be_named(lowered) for subject in self.subjects)
+        if not text.isascii():
+            text = unicodedata.normalize("NFKC", text)
+        lowered = " ".join(text.lower().split())
+        finder = self._naming_finder
+        found = frozenset(map(itemgetter(1), finder.iter(lowered))) if finder else None
+        return any(subject.may_be_named(lowered, found) for subject in self.subjects)
+
+    @cached_property
+    def _naming_finder(self):
+        """One automaton of every word the subjects may be named by: an item's words are found in
+        one pass for every subject (None: some subject has a way of naming without words)."""
+        words: set[str] = set()
+        for subject in self.subjects:
+            needles = subject.naming_needles()
+            if needles is None:
+                return None
+            words |= needles
+        return automaton(frozenset(words)) if words else None
 
 
 def _signal(raw: dict, where: str) -> Signal:
