@@ -1350,7 +1350,10 @@ PEAK = re.compile(r"\bpeak\b|\bmaximum\b|峰值|最高|最大", re.I)
 
 
 QUOTED = re.compile(
-    r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b", re.I
+    r"官方|自报|宣称|\bofficial\b|\bclaimed\b|\badvertised\b|\bpublished\b|\bquoted\b"
+    # the first results retold: "OpenAI 去年 8 月公布的数字分别是"
+    r"|(?:去年|\d+\s*月)[^，,。；;]{0,8}(?:公布|发布)的",
+    re.I,
 )
 
 
@@ -1367,7 +1370,8 @@ LIST_GOES_ON = re.compile(r"[\s,，、]*(?:and\s+|和|及)?\d")
 
 QUOTED_LIST = re.compile(
     r"\b(?:published|official|headline|advertised|claimed|launch|reported)\s+(?:[\w-]+\s+){0,2}"
-    r"(?:figures|numbers|results|data)\b|(?:官方|公布|发布|宣称)的?[^，,。；;:：]{0,12}(?:数据|数字|成绩|结果)",
+    # (not "在其技术博客公布了结果：", a party publishing its own)
+    r"(?:figures|numbers|results|data)\b|(?:官方的?|(?:公布|发布|宣称)的)[^，,。；;:：]{0,12}(?:数据|数字|成绩|结果)",
     re.I,
 )
 

@@ -576,6 +576,9 @@ class PartyReading:
             named = [m for m in self.mentions[number] if at <= m.start < clause.end]
             return named[0].ours if named else mentions[0].ours
         after = [m for m in self.mentions[number] if at <= m.start < end]
+        ours = [m for m in after if m.ours]
+        if ours and not after[0].ours and AND_ON.match(text, after[0].end, ours[0].start):
+            return True  # "ran GPT-OSS 120B on a Vera Rubin rack … and on Jalapeño boards": both
         if after and start > 0:
             return after[0].ours  # "…; SemiAnalysis ran only the Rubin system"
         if not self.mentions[number]:
@@ -834,6 +837,7 @@ class PartyReading:
                     or SUPPLIER.match(masked, m.end())
                     or LENT_BY.search(masked, max(0, m.start() - 60), m.start())
                     or OBJECT_MARK.search(masked, max(0, m.start() - 4), m.start())
+                    or PARTNER_AFTER.match(masked, m.end())
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
@@ -1247,7 +1251,7 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
         return False
     match = found[-1]
     between = before[match.end() :]
-    if SUPPLIER.match(between):
+    if SUPPLIER.match(between) or PARTNER_AFTER.match(between):
         return False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, not its own party
     if PHRASE_BREAK.search(between):
         return False  # "OpenAI's Jalapeño in an independent head-to-head": another phrase
@@ -1765,7 +1769,7 @@ LENT_BY = re.compile(
 # the owner lending the hardware, not running it: "OpenAI lent", "OpenAI 出借的"
 SUPPLIER = re.compile(
     r"\s*(?:had\s+|has\s+)?(?:lent|loaned|supplied|provided|gave|shipped|sent|loans|lends)\b"
-    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的|借测的))"
+    r"|\s*(?:[^，,。]{0,8}?(?:出借|借出|借给|借测给|提供|寄送|送来|借的|借来的|借测的|托管的|代管的|运营的))"
     r"|\s*(?:开放|开通|授权)的\s*(?:远程)?\s*(?:节点|机柜|板卡|硬件|机器|系统|集群|访问|权限)|\s*(?:已经?)?向[^，,。]{0,12}?(?:寄送|寄出|提供|出借|借出|交付)",
     re.I,
 )
@@ -1971,6 +1975,12 @@ OWN_PEOPLE = re.compile(
 COMPARING = re.compile(
     r"(?:做|进行)了?(?:一次|一轮|一组)?(?:对比|比较|对测|横评)|对比了|比较了|横评了|\b(?:compared|pitted|benchmarked (?:them|both) against each other)\b",
     re.I,
+)
+# the owner as a partner of the party named next: "与 OpenAI 有算力合作的北美云厂商"
+PARTNER_AFTER = re.compile(r"\s*(?:有|保持|达成|签有|存在)?[^，,。]{0,6}?(?:合作|伙伴)(?:关系)?的")
+# a second device the run was on: "on a Rubin rack it rents and on Jalapeño boards"
+AND_ON = re.compile(
+    r"[^,;.，。；]*?\band\s+(?:also\s+)?(?:on|with|across|against)\b|[^，。；;]*?(?:和|以及)在"
 )
 # both devices as the subject of the run: "两边都跑 GPT-OSS 120B", "both systems ran …"
 BOTH_SIDES = re.compile(
