@@ -66,7 +66,14 @@ class PartyReading:
         if who in ("", "someone") and self._first_person == "independent":
             # "Q: What did you actually run? A: Two models, …": an outside interviewee's own run
             asked = [
-                n for n in self._answers() if YOU_RAN.search(self.analysed[n - 1].sentence.text)
+                n
+                for n in self._answers()
+                if YOU_RAN.search(self.analysed[n - 1].sentence.text)
+                # "Has anyone on this stage run both?" "JUN PARK (…): We did, in June."
+                or (
+                    ANYONE_RAN.search(self.analysed[n - 1].sentence.text)
+                    and WE_DID.match(self.analysed[n].sentence.text)
+                )
             ]
             if asked:
                 who = "independent"
@@ -1823,6 +1830,16 @@ OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团�
 YOU_RAN = re.compile(
     r"\b(?:what|which)\b[^?]{0,40}\b(?:did|have) you\b[^?]{0,30}\b(?:run|test|measure|cover|try|benchmark)"
     r"|你们?[^？?]{0,10}(?:测|跑|复测)了?(?:什么|哪些|哪几|哪一)",
+    re.I,
+)
+# a question whether anyone ran it, and an answer that says "we did"
+ANYONE_RAN = re.compile(
+    r"\b(?:has|have|did)\s+(?:anyone|anybody|any of you|you)\b[^?]{0,40}"
+    r"\b(?:run|ran|tested|measured|benchmarked)\b|有没有人[^？?]{0,20}(?:测|跑)",
+    re.I,
+)
+WE_DID = re.compile(
+    r"(?:[^:：]{1,60}[:：]\s*)?(?:yes,?\s+)?(?:we|i)\s+(?:did|have|ran it|tested it)\b|(?:[^:：]{1,60}[:：]\s*)?(?:有，?)?我们(?:测|跑)(?:过|了)",
     re.I,
 )
 ALSO = re.compile(r"亦|也|同样|另外|\balso\b|\btoo\b|\bas well\b|\bseparately\b", re.I)
