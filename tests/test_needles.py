@@ -3,6 +3,7 @@ not match."""
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,3 +204,21 @@ def test_words_found_in_one_pass_for_many_alternations_give_each_its_own_answer(
     found = frozenset(word for _, word in automaton(words).iter(text.lower()))
     assert alternatives.may_hold(text.lower(), found) == alternatives.may_hold(text.lower())
     assert other.may_hold(text.lower(), found) == other.may_hold(text.lower())
+
+
+@pytest.mark.parametrize(
+    "bad", [r"(?<=a+)b", r"(abc", r"\bfoo(?<!x|yz)", r"(?<!a{2,3})x", r"a{3,2}"]
+)
+def test_a_part_compiling_would_refuse_is_refused_when_the_alternation_is_built(bad):
+    with pytest.raises(re.error):
+        re.compile(bad)
+    with pytest.raises(re.error):
+        Alternatives(["fine", bad])
+
+
+def test_the_whole_alternation_is_compiled_only_when_searched_whole():
+    alternatives = Alternatives([r"(?<=ab)c", r"(?<!\bthe )x\w+", r"fine"])
+    assert "full" not in vars(alternatives)
+    assert alternatives.search("so fine") is not None
+    assert alternatives.full.pattern == alternatives.pattern
+    assert alternatives.full.search("abc").group(0) == "c"

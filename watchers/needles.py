@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache
+from functools import cache, cached_property
 from operator import itemgetter
 
 import ahocorasick
@@ -51,11 +51,60 @@ def conjuncts(source: str, flags: int) -> tuple[frozenset[str], ...]:
 
 
 @cache
+def _parsed(source: str, flags: int):
+    """The pattern's parse tree, or the error that makes it no pattern (re.error, raised by
+    `checked`): one parse serves the needles and the check."""
+    try:
+        tree = _p.parse(source, flags & ~re.UNICODE)
+    except re.error as exc:
+        return exc
+    except (RecursionError, TypeError, ValueError):
+        return None
+    bad = _look_behind_unfixed(tree)
+    return re.error(bad, source) if bad else tree
+
+
+def checked(source: str, flags: int) -> None:
+    """Raise re.error for what `re.compile` would refuse, without compiling: a syntax error, or a
+    look-behind of no fixed width (the one error found only when compiling)."""
+    tree = _parsed(source, flags)
+    if isinstance(tree, re.error):
+        raise tree
+
+
+def _look_behind_unfixed(items) -> str:
+    for op, av in items:
+        if op in (_c.ASSERT, _c.ASSERT_NOT):
+            direction, sub = av
+            if direction < 0 and len(set(sub.getwidth())) > 1:
+                return "look-behind requires fixed-width pattern"
+            found = _look_behind_unfixed(sub)
+        elif op is _c.SUBPATTERN:
+            found = _look_behind_unfixed(av[-1])
+        elif op is _c.BRANCH:
+            found = next(filter(None, map(_look_behind_unfixed, av[1])), "")
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+            found = _look_behind_unfixed(av[2])
+        elif op is _c.ATOMIC_GROUP:
+            found = _look_behind_unfixed(av)
+        elif op is _c.GROUPREF_EXISTS:
+            found = _look_behind_unfixed(av[1]) or (av[2] and _look_behind_unfixed(av[2]))
+        else:
+            found = ""
+        if found:
+            return found
+    return ""
+
+
+@cache
 def _top_options(source: str, flags: int) -> tuple[frozenset[str], ...] | None:
     """The sets of needles of a pattern's whole sequence, parsed once; None: it cannot be read."""
+    tree = _parsed(source, flags)
+    if tree is None or isinstance(tree, re.error):
+        return None
     try:
-        return tuple(map(frozenset, _options(_p.parse(source, flags & ~re.UNICODE))))
-    except (re.error, RecursionError, TypeError, ValueError):
+        return tuple(map(frozenset, _options(tree)))
+    except (RecursionError, TypeError, ValueError):
         return None
 
 
@@ -120,8 +169,10 @@ class Alternatives:
 
     def __init__(self, patterns: list[str] | tuple[str, ...], flags: int = re.I):
         self.parts = tuple(patterns)
-        self.full = re.compile("|".join(f"(?:{p})" for p in self.parts), flags)
-        self.pattern, self.flags = self.full.pattern, self.full.flags
+        self.pattern = "|".join(f"(?:{p})" for p in self.parts)
+        self.flags = flags if flags & re.ASCII else flags | re.UNICODE
+        for part in self.parts:  # refused now, as compiling would, though compiled when searched
+            checked(part, flags)
         self.words = tuple(_needles(p, flags) for p in self.parts)
         # every part's needles at once: a text with none of them cannot match at all
         self.known = frozenset().union(*(words for words in self.words if words))
@@ -140,6 +191,11 @@ class Alternatives:
         self._once: dict[tuple[int, ...], int] = {}
         self._raw: _RawTest | None = None  # built when first asked
         _learn(self.known)
+
+    @cached_property
+    def full(self) -> re.Pattern:
+        """The whole alternation, compiled when first searched whole."""
+        return re.compile(self.pattern, self.flags)
 
     def absent(self, found: frozenset[str]) -> bool:
         """Can no part match a text whose needles (`present`) are `found`? One set operation, for
