@@ -51,25 +51,31 @@ def conjuncts(source: str, flags: int) -> tuple[frozenset[str], ...]:
 
 
 @cache
-def _parsed(source: str, flags: int):
-    """The pattern's parse tree, or the error that makes it no pattern (re.error, raised by
-    `checked`): one parse serves the needles and the check."""
+def _read(source: str, flags: int) -> tuple[tuple[frozenset[str], ...] | None, re.error | None]:
+    """A pattern read once with the regex parser: the sets of needles of its whole sequence (None:
+    it cannot be read), and the error that makes it no pattern (None: none). The parse tree itself
+    is not kept."""
     try:
         tree = _p.parse(source, flags & ~re.UNICODE)
     except re.error as exc:
-        return exc
+        return None, exc
     except (RecursionError, TypeError, ValueError):
-        return None
+        return None, None
     bad = _look_behind_unfixed(tree)
-    return re.error(bad, source) if bad else tree
+    if bad:
+        return None, re.error(bad, source)
+    try:
+        return tuple(map(frozenset, _options(tree))), None
+    except (RecursionError, TypeError, ValueError):
+        return None, None
 
 
 def checked(source: str, flags: int) -> None:
     """Raise re.error for what `re.compile` would refuse, without compiling: a syntax error, or a
     look-behind of no fixed width (the one error found only when compiling)."""
-    tree = _parsed(source, flags)
-    if isinstance(tree, re.error):
-        raise tree
+    error = _read(source, flags)[1]
+    if error is not None:
+        raise error
 
 
 def _look_behind_unfixed(items) -> str:
@@ -96,16 +102,9 @@ def _look_behind_unfixed(items) -> str:
     return ""
 
 
-@cache
 def _top_options(source: str, flags: int) -> tuple[frozenset[str], ...] | None:
-    """The sets of needles of a pattern's whole sequence, parsed once; None: it cannot be read."""
-    tree = _parsed(source, flags)
-    if tree is None or isinstance(tree, re.error):
-        return None
-    try:
-        return tuple(map(frozenset, _options(tree)))
-    except (RecursionError, TypeError, ValueError):
-        return None
+    """The sets of needles of a pattern's whole sequence; None: it cannot be read."""
+    return _read(source, flags)[0]
 
 
 def _sequence(items) -> set[str] | None:
