@@ -406,3 +406,12 @@ def test_a_story_read_before_is_not_read_again(monkeypatch):
     assert extract_item(item, changed) != first and len(reads) == 2
     extract_item(item, CLAIMS, only=["figures"])
     assert len(reads) == 3
+
+
+def test_a_table_without_outer_pipes_reads_a_row_a_sentence_with_its_column_names():
+    text = normalise(
+        "指标 | 实验室实测 | OpenAI 官方\n---|---|---\nGPT-OSS 120B 单用户速度 | 1441 | 1459\n"
+        "Kimi K2.5 单用户速度 | 641 | 694"
+    )
+    assert "GPT-OSS 120B 单用户速度: 实验室实测 1441; OpenAI 官方 1459." in text
+    assert "Kimi K2.5 单用户速度: 实验室实测 641; OpenAI 官方 694." in text

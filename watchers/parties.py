@@ -1278,8 +1278,8 @@ SETUP_LINE = re.compile(
 HEADING = re.compile(r"\s*(?:#{1,4}\s|【|[一二三四五六七八九十]、)")
 METHOD_HEAD = re.compile(
     r"\b(?:method(?:ology)?|setup|set-up|test (?:setup|conditions|scope)|scope|what we (?:tested|ran)"
-    r"|how we (?:tested|measured|ran))\b"
-    r"|测试方法|测试条件|测试范围|方法|测什么|怎么测",
+    r"|how we (?:tested|measured|ran)|what (?:was|got|they) (?:tested|measured|ran|run))\b"
+    r"|测试方法|测试条件|测试范围|测试内容|测试对象|方法|测了?(?:些)?什么|测了哪些|跑了什么|怎么测",
     re.I,
 )
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ

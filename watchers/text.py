@@ -229,6 +229,9 @@ def _runs_on(before: str, line: str) -> bool:
 # a Markdown table: a header row, a rule, and rows, each line between pipes
 TABLE = re.compile(
     r"(?m)^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[\s:|\-]*-[\s:|\-]*\|[ \t]*(?:\n[ \t]*\|.*\|[ \t]*)+$"
+    # without the outer pipes: "指标 | 实测 | 官方" over "---|---|---"
+    r"|^[ \t]*[^\n|]+(?:\|[^\n|]+)+\n[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+"
+    r"(?:\n[ \t]*[^\n|]+(?:\|[^\n|]+)+)+$"
 )
 # a header's unit in brackets: "Jalapeño (tok/s per W)", "延迟（毫秒）"
 HEADER_UNIT = re.compile(
