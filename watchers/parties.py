@@ -1257,6 +1257,9 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
     if not found:
         return False
     match = found[-1]
+    named_at = max(0, at - 28) + match.start()
+    if LENT_BY.search(text, max(0, named_at - 60), named_at):
+        return False  # "working on boards from OpenAI's academic program": the owner lent them
     between = before[match.end() :]
     if SUPPLIER.match(between) or PARTNER_AFTER.match(between):
         return False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, not its own party
@@ -1762,7 +1765,10 @@ OBJECT_MARK = re.compile(r"(?:把|将)\s*$")
 
 # the owner lending, said in the passive: "who were loaned two boards by OpenAI"
 LENT_BY = re.compile(
-    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished|hosted|owned|operated)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    r"\b(?:loaned|lent|supplied|provided|given|shipped|sent|furnished|hosted|owned)\s+(?:[\w'’-]+\s+){0,5}?by\s+$"
+    # hardware said to come from the owner: "working on boards from OpenAI's academic program"
+    r"|\b(?:boards?|racks?|systems?|nodes?|hardware|units?|chips?|parts?|samples?|machines?|loaners?)"
+    r"\s+(?:[\w-]+\s+){0,2}?from\s+$"
     # "somebody other than OpenAI": whoever it is, not the owner
     r"|\b(?:other than|besides|apart from|except(?: for)?)\s+$"
     r"|\b(?:loaner|loaned|borrowed|on loan|lent|received|receiving|obtained|got|took delivery of)\b"

@@ -296,13 +296,18 @@ def _unruled_rows(lines: list[str], i: int, split: re.Pattern) -> int:
     width = len(header) + 1 if split is COLUMNS and lines[i][:1] in " \t" else len(header)
     if width < 3:
         return 0
-    end = i + 1
+    end = last = i + 1
+    rows = (
+        0  # rows that hold figures (rows of words between them belong too: "制程 | 台积电N3P | …")
+    )
     while end < len(lines):
         cells = split.split(lines[end].strip().strip("|").strip())
-        if len(cells) != width or not any(FIGURE_CELL.match(c) for c in cells[1:]):
+        if len(cells) != width:
             break
         end += 1
-    return end if end - i > 2 else 0
+        if any(FIGURE_CELL.match(c) for c in cells[1:]):
+            rows, last = rows + 1, end
+    return last if rows >= 2 else 0
 
 
 def _table_as_sentences(match: re.Match) -> str:
