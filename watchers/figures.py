@@ -114,7 +114,8 @@ class FigureReading:
                 value: [
                     m.end()
                     for m in pattern.finditer(text, lowered=lowered)
-                    if self._stated(number, m.start())
+                    # (not a plan: "认证和 AgentX 还在路上" ran no AgentX)
+                    if self._done(number, m.start())
                     and not self._of_another(number, m.start())
                     and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
@@ -1039,7 +1040,7 @@ LONG_CONTEXT_TOKENS = 30_000  # "32k" whether it means 32,768 or 32,000 tokens
 
 COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
-    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
+    r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|\babove|\bbelow|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
     r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of|on|in)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
     r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*){0,2}$",  # "比去年 8 月的 A0"
     re.I,
