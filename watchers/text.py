@@ -431,7 +431,7 @@ EN_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split())}
 EN_TENS = {w: 10 * i for i, w in enumerate(_TEN_WORDS.split(), start=2)}
 EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 _EN_WORD = "|".join([*EN_UNITS, *EN_TENS, "hundred", *EN_SCALES])
-_CHANGE = r"(?:lower|higher|less|more|below|above|under|over|short|down|up)\b"
+_CHANGE = r"(?:lower|higher|less|more|below|above|under|over|short|down|up|ahead|behind)\b"
 EN_SCALE = re.compile(
     rf"\b(?:hundred|thousand|million|billion|point|half|{'|'.join(_TEN_WORDS.split())})\b"
     # a change in words: "about six per cent lower"
