@@ -365,6 +365,8 @@ class PartyReading:
                 # "in acceptance testing", "验收测试": a check of the hardware, not a benchmark
                 and not NOT_A_BENCHMARK.search(text, max(0, verb.start() - 16), verb.start())
                 and not PARTY_NOUN.match(text, verb.end())  # "第三方测试机构", "a testing firm"
+                # a measured quantity named, not a run: "GB200/GB300 的实测功耗没有公开"
+                and not MEASURED_NOUN.match(text, max(0, verb.start() - 1))
                 # bring-up: "booting on the first day and running a model on the third"
                 and not BRING_UP.search(text, max(0, verb.start() - 60), verb.start())
                 # a person's line of work: "a researcher who runs inference benchmarks at …"
@@ -1409,9 +1411,13 @@ VENDORS_OWN = re.compile(
     re.I,
 )
 # a measuring word that names a kind of party: "测试机构", "benchmarking house"
+MEASURED_NOUN = re.compile(
+    r"的实测(?:功耗|功率|数据|数字)(?=[^，,。；;]{0,6}(?:没有|未|并未|尚未|还没)(?:公开|披露|公布))"
+)
 PARTY_NOUN = re.compile(
     r"\s*(?:机构|中心|团队|公司|厂商|部门|平台|人员|工程师|设备|仪器)"
-    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?|teams?"
+    r"|(?<=ing)\s+(?:firms?|houses?|shops?|labs?|outfits?|companies|company|groups?|teams?|arms?|units?"
+    r"|divisions?|subsidiar(?:y|ies)|specialists?"
     r"|consultanc(?:y|ies)|practices?|agenc(?:y|ies)|start-?ups?|services?|business(?:es)?"
     # or people: "greeted with relief by benchmarking people", "the testing community"
     r"|people|folks|community|crowd|world|circles?|types|press|experts?|nerds|enthusiasts|scene"
