@@ -188,6 +188,13 @@ FLOORS = [
     ("tingle", 0.98, 0.96),
     ("wandoo", 0.97, 0.86),
     ("boree", 0.87, 0.7),
+    ("mulga", 1, 1),
+    ("belah", 0.98, 0.94),
+    ("bloodwood", 0.97, 0.9),
+    ("gimlet", 1, 0.94),
+    ("ghostgum", 0.96, 0.92),
+    ("kurrajong", 0.95, 0.89),
+    ("blackbutt", 0.92, 0.79),
 ]
 
 
