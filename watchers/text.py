@@ -296,10 +296,9 @@ def _unruled_rows(lines: list[str], i: int, split: re.Pattern) -> int:
     width = len(header) + 1 if split is COLUMNS and lines[i][:1] in " \t" else len(header)
     if width < 3:
         return 0
+    # rows that hold figures count; rows of words between them belong too ("制程 | 台积电N3P | …")
     end = last = i + 1
-    rows = (
-        0  # rows that hold figures (rows of words between them belong too: "制程 | 台积电N3P | …")
-    )
+    rows = 0
     while end < len(lines):
         cells = split.split(lines[end].strip().strip("|").strip())
         if len(cells) != width:
