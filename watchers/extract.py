@@ -192,9 +192,10 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
     title_wide = title_scopes(title) & TITLE_WIDE if not DONE_TOO.search(title) else frozenset()
     # (a sentence reporting a confirmation is news under any headline: "…接下来看什么" then
     # "OpenAI 上周已经确认，B0 样片回到了实验室")
+    confirmed = [bool(CONFIRMED.search(s.text)) for s in split]
     whole = [
-        w if CONFIRMED.search(s.text) else w | title_wide
-        for w, s in zip(_section_scopes(text, split), split, strict=True)
+        w if said else w | title_wide
+        for w, said in zip(_section_scopes(text, split), confirmed, strict=True)
     ]
     whole = [
         w | QUOTED_ABOVE if _quotes_above(text, s) else w for w, s in zip(whole, split, strict=True)
@@ -218,10 +219,7 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
             for n, a in enumerate(ahead)
         ]
     # a lead's next sentence that reports a confirmation is news, not an item of its list
-    ahead = [
-        a - TITLE_WIDE if a and CONFIRMED.search(s.text) else a
-        for a, s in zip(ahead, split, strict=True)
-    ]
+    ahead = [a - TITLE_WIDE if said else a for a, said in zip(ahead, confirmed, strict=True)]
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
     lead = (

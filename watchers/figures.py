@@ -758,7 +758,7 @@ class FigureReading:
             and not m.cues.absent(found)
             and m.cues.search(before, lowered=lowered)
             # (the chip a question names is the answer's: "Where are B0 yields?" "71 percent")
-            and _may_measure(m, quantity, text, before if _answers(text, before) else "")
+            and _may_measure(m, quantity, text, before if _answers_question(text, before) else "")
             and not (m.unless and m.unless.search(before))
             # (not a metric the words rule out: "词间延迟" names no end-to-end latency)
             and not (m.exclude and m.exclude.search(before))
@@ -1186,7 +1186,7 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
     )
 
 
-def _answers(text: str, before: str) -> bool:
+def _answers_question(text: str, before: str) -> bool:
     """Is the sentence an answer ("A: 71 percent …") to the question before it?"""
     return bool(ANSWER_LINE.match(text)) and before.rstrip().endswith(("?", "？"))
 

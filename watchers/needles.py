@@ -454,9 +454,10 @@ def forget() -> None:
 
 
 def automaton(words: frozenset[str]) -> ahocorasick.Automaton:
-    automaton = ahocorasick.Automaton()
+    """An Aho-Corasick automaton that finds these words, each hit giving (end, word)."""
+    machine = ahocorasick.Automaton()
     for word in words:
-        automaton.add_word(word, word)
+        machine.add_word(word, word)
     if words:
-        automaton.make_automaton()
-    return automaton
+        machine.make_automaton()
+    return machine

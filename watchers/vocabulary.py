@@ -245,7 +245,6 @@ class Subject:
         )
 
 
-WHITESPACE = re.compile(r"\s+")
 TAG = re.compile(r"<[^<>]*>")
 DEFINITE = re.compile(r"the\s", re.I)
 
