@@ -15,7 +15,9 @@ import json
 import os
 import random
 import re
+import select as io_select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -40,6 +42,18 @@ CHANGE_EVERY = 3 * INTERVAL  # a changing page moves on every third interval
 CHAOS = float(os.environ.get("CLAIMWATCH_CHAOS_SECONDS", "150"))
 WORKER_KILLS, PER_HOST = 10, 2
 TOKEN = re.compile(r"u(\d+) v(\d+)")
+
+
+def _peer_closed(connection: socket.socket) -> bool:
+    """Has the client closed its end (an end of file waits to be read)? A live client sends
+    nothing while it waits for its answer."""
+    readable, _, _ = io_select.select([connection], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return connection.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
 
 
 class Sources:
@@ -92,6 +106,10 @@ class Sources:
                     version = sources.version(page)
                     sources.served[page].append(version)
                 time.sleep(random.uniform(0.02, 0.06))  # a host that takes its time
+                # a request a killed worker left behind: its peer has closed the connection (a
+                # write to it may still succeed, the reset comes later); its slot was rightly
+                # given to a live worker the moment it died, so it is not counted
+                left_behind = _peer_closed(self.connection)
                 body = f"<html><title>u{page}</title><main>u{page} v{version}</main></html>"
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")
@@ -99,10 +117,9 @@ class Sources:
                 self.end_headers()
                 self.wfile.write(body.encode())
                 self.wfile.flush()
-                # a request a killed worker left behind fails on its write above and is not
-                # counted: its slot was rightly given to a live worker the moment it died
-                with sources.lock:
-                    sources.requests[port].append((began, time.monotonic()))
+                if not left_behind:
+                    with sources.lock:
+                        sources.requests[port].append((began, time.monotonic()))
 
             def log_message(self, *_):
                 pass
