@@ -1,5 +1,7 @@
 """The extraction table: one parametrised test over tests/data/extraction.toml."""
 
+import subprocess
+import sys
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -415,3 +417,13 @@ def test_a_table_without_outer_pipes_reads_a_row_a_sentence_with_its_column_name
     )
     assert "GPT-OSS 120B 单用户速度: 实验室实测 1441; OpenAI 官方 1459." in text
     assert "Kimi K2.5 单用户速度: 实验室实测 641; OpenAI 官方 694." in text
+
+
+def test_traditional_text_is_read_without_loading_pkg_resources():
+    code = (
+        "import sys\nfrom watchers.text import normalise\n"
+        "print(normalise('台積電法說會：B0 良率傳出達 78%'))\n"
+        "print('pkg_resources' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["台积电法说会:B0 良率传出达 78%", "False"]

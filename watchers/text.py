@@ -6,6 +6,7 @@ import html
 import importlib.util
 import json
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -64,15 +65,29 @@ def _simplified(text: str) -> str:
     only = _traditional_only()
     if not any(char in only for char in text if char >= "\u4e00"):
         return text
-    from zhconv import convert  # its tables load only for an item that needs them
-
-    return convert(text, "zh-cn")
+    return _converter()(text, "zh-cn")
 
 
 def as_read(pattern: str) -> str:
     """A vocabulary's pattern in the characters `normalise` leaves in text: a Traditional-only
     character ("昇腾") would otherwise never match the Simplified text it reads ("升腾")."""
     return _simplified(pattern)
+
+
+@cache
+def _converter():
+    """zhconv's `convert`, imported the first time a text needs it. zhconv reads its table through
+    pkg_resources when that imports, a tenth of a second of set-up; with it out of reach zhconv
+    opens the same file itself."""
+    if "pkg_resources" in sys.modules:
+        from zhconv import convert
+    else:
+        sys.modules["pkg_resources"] = None  # an import of it now raises ImportError
+        try:
+            from zhconv import convert
+        finally:
+            del sys.modules["pkg_resources"]
+    return convert
 
 
 @cache
