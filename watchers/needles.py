@@ -344,6 +344,23 @@ class _RawTest:
         return any(all(not s.isdisjoint(found) for s in self.conjuncts[i]) for i in asked)
 
 
+class Pattern:
+    """One pattern, used like a compiled one and compiled when first searched: a vocabulary holds
+    hundreds, and a poll whose texts never reach one need not compile it. What compiling would
+    refuse is refused when it is made."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = re.I):
+        checked(pattern, flags)
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled.search(text, pos, endpos)
+
+
 class _Parts:
     """A few parts of an alternation searched one by one, each compiled once, instead of compiling
     their alternation for every new set of parts a text keeps. The leftmost match wins, and at one

@@ -14,7 +14,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from watchers.context import CUES
-from watchers.needles import Alternatives, automaton
+from watchers.needles import Alternatives, Pattern, automaton
 from watchers.text import as_read
 
 SUBJECT_KEYS = {
@@ -96,7 +96,7 @@ class Metric:
 class Signal:
     id: str
     sets: tuple[tuple[str, str], ...]  # (claim, value)
-    patterns: tuple[re.Pattern, ...]
+    patterns: tuple[Pattern, ...]
     exclude: re.Pattern | None
     require: re.Pattern | None
     stronger: tuple[str, re.Pattern] | None
@@ -322,7 +322,7 @@ def _signal(raw: dict, where: str) -> Signal:
     _check(raw.get("patterns", []), where)
     for pattern in raw.get("patterns", []):
         try:
-            patterns.append(re.compile(as_read(pattern), re.I))
+            patterns.append(Pattern(as_read(pattern), re.I))
         except re.error as exc:
             raise VocabularyError(f"{where}: bad pattern {pattern!r}: {exc}") from None
     stronger = raw.get("stronger")
