@@ -241,7 +241,8 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
 def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
     """One candidate per claim and key: a matching measurement beats evidence, unless it is the
     same figure said again without the conditions it was given with; a later step of a ladder
-    beats an earlier one; otherwise the first statement in the item stands."""
+    beats an earlier one, and a milestone met beats its slip; otherwise the first statement in
+    the item stands."""
     slot = (candidate.claim_id, candidate.key)
     held = found.get(slot)
     if held is None:
@@ -275,7 +276,11 @@ def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
         # again before the run's own ("8.54 万 … 被转述了无数遍" then "结果是 7920 万")
         found[slot] = candidate
         return
-    ladder = (claims.get(candidate.claim_id) or {}).get("ladder") or []
+    spec = claims.get(candidate.claim_id) or {}
+    if spec.get("kind") == "milestone" and (held.value, candidate.value) == ("slipped", "met"):
+        found[slot] = candidate  # a slip, then the milestone met: it happened, late
+        return
+    ladder = spec.get("ladder") or []
     if (
         candidate.value in ladder
         and held.value in ladder
@@ -784,6 +789,15 @@ class Reading(PartyReading, FigureReading):
         if self._interview and WE_SUBJECT.search(sentence.text[clause.start : position]):
             # "A: We started the volume ramp in November.": the interviewee's own device
             return self._interview == "owner"
+        owner = self.subject.owner
+        if (
+            owner is not None
+            and not self.mentions[number]
+            and owner.search(sentence.text, clause.start, position)
+        ):
+            # "OpenAI 在 GitHub 上公开了三款模型的全部测试脚本": the owner's doing, naming no device,
+            # is of its own chip, whatever the sentence before ended on
+            return True
         listed = LIST_LINE.match(sentence.text)
         for earlier in range(number - 1, self.sections[number] - 1, -1):
             if LIST_LINE.match(self.analysed[earlier].sentence.text) and (
@@ -1059,12 +1073,18 @@ class Reading(PartyReading, FigureReading):
             for found in _matches(patterns, part, terms):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
                 found_in = self.analysed[number][1]
-                if any(statuses(found_in, a, b) - signal.allow for a, b in stretches):
+                said = [part for a, b in stretches for part in _row_parts(sentence, a, b)]
+                if _in_middle_cells(sentence, clause, stretches):
+                    continue  # "状态: A0 工程样品; B0 制造中; GB300 量产": each cell its own
+                if any(statuses(found_in, a, b) - signal.allow for a, b in said):
                     continue
                 if self._in_field_name(number, stretches):
                     continue  # "测试脚本公开情况: 未公开": a field's name, not what it holds
                 at = stretches[0][0]  # a pattern, or the first term: what the signal is about
-                if signal.exclude and signal.exclude.search(part):
+                if signal.exclude and any(
+                    signal.exclude.search(text[a:b])
+                    for a, b in _row_parts(sentence, clause.start, clause.end)
+                ):
                     continue
                 if signal.require and not signal.require.search(self.text):
                     continue
@@ -1118,7 +1138,34 @@ def _joined(sentence: Sentence, relatives: bool) -> tuple[Clause, ...]:
         for first, aside, then in zip(clauses, clauses[1:], clauses[2:], strict=False)
         if aside.end - aside.start <= 80 and ASIDE.match(text, aside.start, aside.end)
     )
-    return pairs + asides
+    # a table's row: its label with each cell after the first ("B0 stepping: Promised at TSMC;
+    # Status parts back in OpenAI's lab"): what a cell says, it says of the row
+    cells = ()
+    if len(clauses) > 2 and pairs and pairs[0].start == clauses[0].start and ";" in text:
+        cells = tuple(Clause(clauses[0].start, then.end) for then in clauses[2:])
+    return pairs + asides + cells
+
+
+def _row_parts(sentence: Sentence, start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of a stretch whose cues count: a stretch from a table row's label into a later
+    cell skips the cells between ("B0 量产认证: 8 月时的计划 —; 实际进展 4 月中旬通过": the plan's
+    cell says nothing of what happened)."""
+    clauses = sentence.clauses
+    label, last = clauses[0], sentence.clause_at(max(start, end - 1))
+    if start >= label.end or last.start <= label.end or ";" not in sentence.text:
+        return [(start, end)]
+    if sentence.text[label.end : label.end + 1] not in (":", "："):
+        return [(start, end)]
+    return [(start, label.end), (last.start, end)]
+
+
+def _in_middle_cells(sentence: Sentence, clause: Clause, stretches: list) -> bool:
+    """Does a stretch of a table row's label joined to a later cell lie in a cell between them?"""
+    parts = _row_parts(sentence, clause.start, clause.end)
+    if len(parts) < 2:
+        return False
+    (_, label_end), (last_start, _) = parts
+    return any(label_end <= at < last_start for a, b in stretches for at in (a, max(a, b - 1)))
 
 
 def _narrowed_terms(signal: Signal, lowered: str) -> tuple[re.Pattern, ...]:

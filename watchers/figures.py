@@ -714,11 +714,14 @@ class FigureReading:
             return metric
         # the sentence before, or up to three back past sentences with no figure ("both held
         # at 169 tokens per second per user." "And throughput per kilowatt at that point?")
+        listed = LIST_LINE.match(self.analysed[number][0].text)
         for back in range(number - 1, max(self.sections[number], number - 3) - 1, -1):
             before = self.analysed[back][0].text
             for other in self.subject.metrics:
                 if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
                     return other
+            if listed and LIST_LINE.match(before):
+                continue  # a list's items go back to its lead, past the items before them
             if quantities(before):
                 break
         return metric
@@ -1181,7 +1184,7 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
         r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}(?:figures?|numbers?|results?|claims?)\s+(?:was|were|is|are|of)\b"
         # "OpenAI 8 月公布的成绩——…"
         r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)?\s*(?:份)?\s*(?:公布|发布|宣布|给出)"
-        r"(?:的?(?:成绩|数据|数字|结果)|(?=\s*(?:约|~|≈)?\s*\d)))",  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
+        r"(?:的?(?:成绩|数据|数字|结果|倍数|数值|指标)|(?=\s*(?:约|~|≈)?\s*\d)))",  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
         re.I,
     )
 
@@ -1432,7 +1435,9 @@ OF_ALL = re.compile(
     r"|(?:两套|两款|两个|两台|所有|全部)(?:系统|芯片|平台|机器|板卡)(?:均|都|全都)"
     # the run's workload or set-up said once: "这次采用的负载是 1k 输入", "The run used 32k prompts"
     r"|(?:这次|本次|此次|该次|这轮|本轮)(?:测试|复测|实测)?(?:所)?(?:采用|使用|用)的(?:负载|工作负载|配置|设置|输入)"
-    r"|^\W*(?:the|this|that|each|every)\s+(?:run|test|workload|benchmark|measurement)s?\s+(?:used|ran at|was run at|were run at)\b",
+    r"|^\W*(?:the|this|that|each|every)\s+(?:run|test|workload|benchmark|measurement)s?\s+(?:used|ran at|was run at|were run at)\b"
+    # the figure's own setting: "It was taken with 1,024-token prompts", "The numbers were measured at …"
+    r"|^\W*(?:it|they|the\s+(?:number|figure|result|reading)s?)\s+(?:was|were)\s+(?:taken|measured|recorded|obtained|collected|run)\s+(?:with|at|on|using|under)\b",
     re.I,
 )
 LIST_LINE = re.compile(

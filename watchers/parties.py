@@ -523,6 +523,10 @@ class PartyReading:
             for m in self.mentions[number]
             if not TIES_AFTER.match(text, m.end)
             and not TIES_BEFORE.search(text, max(0, m.start - 40), m.start)
+            and not (
+                RENTS_BEFORE.search(text, max(0, m.start - 24), m.start)
+                and MAKERS_HARDWARE.match(text, m.end)
+            )
         ]
         mentions = [
             m
@@ -1267,6 +1271,8 @@ def _owned(owner: re.Pattern, text: str, at: int, owners: list[int]) -> bool:
         return False  # "在 OpenAI 提供的机柜上独立测试": the owner lent it, not its own party
     if PHRASE_BREAK.search(between):
         return False  # "OpenAI's Jalapeño in an independent head-to-head": another phrase
+    if HARDWARE_OF.search(between):
+        return False  # "租用英伟达与 OpenAI 硬件的云厂商": a party of the owner's hardware, not its own
     return bool(
         re.fullmatch(
             r"(?:'s|’s|的)?\s*(?:own\s+|in-house\s+|internal\s+|内部)?[\w\s-]{0,16}?", between
@@ -1301,7 +1307,10 @@ RERUN = re.compile(
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
 OWNERS_WORK = re.compile(
-    r"(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
+    # the owner's hardware as what a party rents or buys: "租用英伟达与 OpenAI 硬件的云厂商",
+    # "a cloud operator that leases both Nvidia and OpenAI hardware"
+    r"\s*(?:硬件|芯片|机柜|板卡|设备|服务器|算力)的|\s+(?:hardware|gear)\b(?!\s+(?:team|group|engineers?|staff|lab|division|unit)\b)"
+    r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
     r"|methodology|headline|ratios?|chart|table|blog|post|paper|workload|setup|set-up|settings?"
     r"|configuration|configs?|recipe|shape)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
     r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准|负载|配置|设置|形状|参数)"
@@ -1588,12 +1597,22 @@ TIES_BEFORE = re.compile(
     r"(?:[\w'’-]+\s*(?:,|and|or)?\s*){0,3}$",
     re.I,
 )
+# a maker whose hardware a party buys or rents: "a cloud operator that leases both Nvidia and
+# OpenAI hardware", "一家同时租用英伟达与 OpenAI 硬件的云厂商" (the maker, not a device run)
+RENTS_BEFORE = re.compile(
+    r"(?:\b(?:leases?|leased|rents?|rented|buys?|bought)\s+(?:both\s+)?|(?:租用|采购|购买)(?:了)?)\s*$",
+    re.I,
+)
+MAKERS_HARDWARE = re.compile(
+    r"\s*(?:(?:and|&|与|和|及|、)\s*[\w.-]+\s*)?(?:hardware|gear|gpus|硬件|设备)", re.I
+)
 
 
 # a name (not the owner's: checked by the caller's order) right before "自己", "itself"
 NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
 
 
+HARDWARE_OF = re.compile(r"(?:硬件|芯片|机柜|板卡|设备|服务器|算力)的\s*$")
 CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
 
 
@@ -2044,7 +2063,9 @@ POSSESSED = re.compile(
     r"|staff|people|group|testers?)\b)",
     re.I,
 )
-SUBJECT_PRONOUN = re.compile(r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3})(?:it|they)\s+$", re.I)
+SUBJECT_PRONOUN = re.compile(
+    r"(?:^|[,;]\s*|\band\s+(?:\w+\s+){0,3}|\bthat\s+)(?:it|they)\s+(?:[\w’'-]+\s+){0,4}$", re.I
+)  # "…, and on Tuesday it published what it has measured", "…wrote that it had benchmarked"
 
 
 # an indefinite run or test, not a further one: "a run with MTP on", "any 32k-input test" (not

@@ -75,7 +75,7 @@ PER_MWH = (
 )
 PER_W = r"(?:\s*/\s*w\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?(?:w|watt)\b|\s*每瓦|/瓦)"
 PER_J = r"(?:\s*/\s*j\b|\s*(?:(?:for|in)\s+)?(?:per|a|each|every)\s+(?:rated\s+|nameplate\s+)?joule\b|\s*每焦(?:耳)?)"
-PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single |lone |solitary )?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
+PER_USER = r"(?:\s*/\s*user\b|\s*(?:per|a|each|every)\s+user\b|\s*(?:for|to) (?:a|one|each) (?:single |lone |solitary )?(?:(?!(?:to|for|of|in|on|per|and)\b)[\w.-]+\s+){0,3}?user\b|\s*(?:/\s*)?(?:每)?用户|\s*per[- ]user)"
 THROUGHPUT = rf"{TOKENS}(?:\s+generated)?{PER_SECOND}?"
 # a workload's size is no throughput: "8k tokens in and 1k out", "8k tokens of input"
 NOT_WORKLOAD = (

@@ -282,7 +282,8 @@ def _aligned_tables(text: str) -> str:
                 end += 1
             if end > i + 2:
                 rows = [COLUMNS.split(line.strip()) for line in (lines[i], *lines[i + 2 : end])]
-                out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
+                table = ["|".join(rows[0]), "", *map("|".join, rows[1:])]
+                out.append(_rows_as_sentences(table, _unit_around(lines, i, end)))
                 i = end
                 continue
         split = PIPES if lines[i].count("|") >= 2 else COLUMNS
@@ -291,12 +292,19 @@ def _aligned_tables(text: str) -> str:
             rows = [split.split(line.strip().strip("|").strip()) for line in lines[i:end]]
             if len(rows[0]) < len(rows[1]):
                 rows[0].insert(0, "")
-            out.append(_rows_as_sentences(["|".join(rows[0]), "", *map("|".join, rows[1:])]))
+            table = ["|".join(rows[0]), "", *map("|".join, rows[1:])]
+            out.append(_rows_as_sentences(table, _unit_around(lines, i, end)))
             i = end
             continue
         out.append(lines[i])
         i += 1
     return "\n".join(out)
+
+
+def _unit_around(lines: list[str], start: int, end: int) -> str | None:
+    """`_caption_unit` of a plain-text table that takes lines `start` to `end`."""
+    before, after = "\n".join(lines[max(0, start - 8) : start]), "\n".join(lines[end : end + 8])
+    return _caption_unit(f"{before}\n{after}", len(before), len(before) + 1)
 
 
 def _unruled_rows(lines: list[str], i: int, split: re.Pattern) -> int:
@@ -346,11 +354,14 @@ def _caption_note(text: str, start: int) -> str:
 def _caption_unit(text: str, start: int, end: int) -> str | None:
     """The unit a table's caption gives all its figures: the line just before or after it
     ("Units: tokens/s per kW.", "Throughput per kW, tokens/s:")."""
-    before = text[max(0, start - 400) : start].rstrip().rpartition("\n")[2]
+    above = [line for line in text[max(0, start - 400) : start].split("\n") if line.strip()]
+    before = above[-1].rstrip() if above else ""
     after = text[end : end + 400].lstrip().partition("\n")[0]
     # or a sentence of the paragraph before, the last first ("… MTP disabled. Unit for every
-    # cell: …", "Peak throughput, tokens/s per kW (rated power). InferenceX 8k/1k. …")
-    for line in (after, before, *reversed(LAST_SENTENCE.split(before))):
+    # cell: …", "Peak throughput, tokens/s per kW (rated power). InferenceX 8k/1k. …"), or a
+    # numbered caption a line or two above ("表3 单用户生成速度，单位 tokens/s/用户" over "测试方：…")
+    numbered = [line for line in reversed(above[-3:-1]) if NUMBERED_LINE.match(line)]
+    for line in (after, before, *reversed(LAST_SENTENCE.split(before)), *numbered):
         if len(line) <= 60 or CAPTION.match(line):  # a caption, not the next paragraph
             found = ROW_UNIT.search(line)
             if found:
@@ -412,6 +423,7 @@ LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 NUMBERED_CAPTION = re.compile(
     r"\W*(?:table|tab\.|表)\s*\d+[^(（\n]{0,60}[(（]([^()（）\n]{3,100})[)）]\s*[:：.]?\s*$", re.I
 )
+NUMBERED_LINE = re.compile(r"\W*(?:table|tab\.|表)\s*\d+", re.I)
 CAPTION = re.compile(r"\W*(?:units?|all figures|figures|numbers|values|单位|注)\b", re.I)
 FIGURE_CELL = re.compile(r"[+~≈约]?\s*\d")
 BARE_CELL = re.compile(r"[~≈约]?\s*\d[\d,.]*\s*(?:k|K|万)?")
@@ -460,10 +472,13 @@ EN_NUMBER = re.compile(
     rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
     rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?"
     r"(?:\s+and\s+a\s+half)?)\b"  # "forty-four and a half times"
-    r"(?=[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?|millijoules?|joules?"
+    # (an adjective may stand before the unit: "six hundred and fifty-two output tokens")
+    r"(?=(?:[\s-]+(?:output|input|generated|mixed|decoded?|prompt|completion))?"
+    r"[\s-]+(?:tokens?|tok\b|watts?|kilowatts?|megawatts?|milliseconds?|microseconds?|seconds?|millijoules?|joules?"
     r"|times\b|percent\b|per\s?cent\b|x\b)"
     # the first end of a span said in words: "between one point eight and three point five times"
-    rf"|\s+(?:and|to)\s+(?:{'|'.join([*EN_UNITS, *EN_TENS])})\b)",
+    # (not the tail of one number: "six hundred and fifty-two")
+    rf"|(?<!hundred)(?<!thousand)(?<!million)\s+(?:and|to)\s+(?:{'|'.join([*EN_UNITS, *EN_TENS])})\b)",
     re.I,
 )
 
