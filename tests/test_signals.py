@@ -195,6 +195,10 @@ FLOORS = [
     ("ghostgum", 0.96, 0.92),
     ("kurrajong", 0.95, 0.89),
     ("blackbutt", 0.92, 0.79),
+    ("grevillea", 1, 0.97),
+    ("waratah", 0.95, 0.97),
+    ("banksia", 0.94, 0.95),
+    ("wattle", 0.98, 0.96),
 ]
 
 

@@ -468,6 +468,7 @@ class Reading(PartyReading, FigureReading):
     _of_all: dict | None = None  # the conditions said of every figure in the item
     _authors: dict | None = None  # who wrote the post each sentence stands in, by its text
     _baselines: tuple | None = None  # the subject's published figures, for `_a_baseline`
+    _firms_named: frozenset | None = None  # other devices' names used as a firm's
 
     def __post_init__(self):
         self._title_end = (
@@ -658,6 +659,17 @@ class Reading(PartyReading, FigureReading):
             return None
         return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
+    def _firm_words(self) -> frozenset[str]:
+        """Other devices' names the item uses as a firm's ("Trillium Benchmarks"), lower-cased."""
+        if self._firms_named is None:
+            others = self.subject.others
+            self._firms_named = frozenset(
+                m.group(0).lower()
+                for m in (others.finditer(self.text) if others is not None else ())
+                if FIRM_AFTER.match(self.text, m.end())
+            )
+        return self._firms_named
+
     def _mentions(self, text: str, lowered: str) -> list[Mention]:
         out = []
         if self._products is not None:
@@ -675,6 +687,12 @@ class Reading(PartyReading, FigureReading):
                 # comparison, not its topic (a name right after a skipped one goes with it)
                 if ours and OUTDONE.search(text, max(0, m.start() - 60), m.start()):
                     continue  # "92,000 …, exceeding the 85,448 OpenAI announced for Jalapeño"
+                if not ours and (
+                    FIRM_AFTER.match(text, m.end()) or m.group(0).lower() in self._firm_words()
+                ):
+                    # "Trillium Benchmarks, an independent test house", and "Trillium" after it:
+                    # a firm's name
+                    continue
                 if not ours and (
                     _compared_before(text, m.start())
                     or RATIO_OF.match(text, m.end())
@@ -789,6 +807,14 @@ class Reading(PartyReading, FigureReading):
         if self._interview and WE_SUBJECT.search(sentence.text[clause.start : position]):
             # "A: We started the volume ramp in November.": the interviewee's own device
             return self._interview == "owner"
+        if (
+            not self.mentions[number]
+            and MULTIPLE.match(sentence.text, position)
+            and COMPARATOR_ROLE.search(sentence.text, 0, position)
+        ):
+            # "峰值每瓦吞吐为对照系统的 1.4 至 1.8 倍；端到端延迟低 1.5 至 3.1 倍": multiples of the
+            # comparators, in a sentence naming no device, are ours
+            return True
         owner = self.subject.owner
         if (
             owner is not None
@@ -1412,6 +1438,11 @@ ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
     r"|代表)\s*(?:the\s+)?$",
     re.I,
+)
+# a device's name as the first word of a firm's: "Trillium Benchmarks", "Rubin Labs"
+FIRM_AFTER = re.compile(
+    r"\s+(?-i:Benchmarks?|Labs?|Laboratories|Research|Testing|Analytics|Consulting|Partners|Capital"
+    r"|Ventures|Computing|Group|Inc\.?|Ltd\.?|LLC|GmbH|Institute|Metrics|Audit)\b"
 )
 INTERVIEW = re.compile(
     r"\b(?:interview|q\s*&\s*a|in conversation with|fireside chat|ama)\b|专访|访谈|对话",

@@ -218,7 +218,7 @@ class FigureReading:
                     continue
                 if self._set_right(number, quantity, found):
                     continue  # "1.08 秒为调试阶段数据，…实测值为 1.18 秒": the wrong one
-                before = self.analysed[number - 1].sentence.text if number else ""
+                before = self._lead_before(number)
                 metric = (
                     self._metric(sentence.text, quantity, before)
                     or self._metric_earlier_in(sentence.text, quantity, before)
@@ -265,6 +265,8 @@ class FigureReading:
                     and model
                     and not self._retold_figure(number, quantity)
                     and not self._run_denied(number)
+                    # (not a table's row whose measured cell says it was not run: "实测 未测")
+                    and not NOT_RUN_IN_ROW.search(sentence.text)
                 ):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 found_here = self._on_claims(
@@ -706,6 +708,24 @@ class FigureReading:
             return None  # another scale: not the list's unit
         return Quantity(start, end, value, previous.quantity, _comparator_before(text, start))
 
+    def _lead_before(self, number: int) -> str:
+        """The sentence before, or for a table's row, the line the table hangs from (past the
+        rows before it)."""
+        if not number:
+            return ""
+        if not TABLE_ROW.fullmatch(self.analysed[number][0].text):
+            return self.analysed[number - 1].sentence.text
+        return self.analysed[self._lead_of(number)].sentence.text
+
+    def _lead_of(self, number: int) -> int:
+        """The sentence before `number`, past the list items or table rows before it when it is
+        one of them."""
+        back = number - 1
+        if _listed(self.analysed[number][0].text):
+            while back > 0 and _listed(self.analysed[back][0].text):
+                back -= 1
+        return back
+
     def _held_over(self, number: int, quantity: Quantity, metric):
         """ "两边都维持约169 token/s的单用户速度。Jalapeño每千瓦约9,800": a condition said in the
         sentence before (a sentence-wide cue) still holds for a bare figure of its quantity, unless
@@ -714,14 +734,14 @@ class FigureReading:
             return metric
         # the sentence before, or up to three back past sentences with no figure ("both held
         # at 169 tokens per second per user." "And throughput per kilowatt at that point?")
-        listed = LIST_LINE.match(self.analysed[number][0].text)
+        listed = _listed(self.analysed[number][0].text)
         for back in range(number - 1, max(self.sections[number], number - 3) - 1, -1):
             before = self.analysed[back][0].text
             for other in self.subject.metrics:
                 if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
                     return other
-            if listed and LIST_LINE.match(before):
-                continue  # a list's items go back to its lead, past the items before them
+            if listed and _listed(before):
+                continue  # a list's items (a table's rows) go back to its lead, past those before
             if quantities(before):
                 break
         return metric
@@ -744,7 +764,16 @@ class FigureReading:
         sentences before it named, when exactly one metric of its quantity is named there (in its
         own story: a reply in a thread does not take a metric from the post above it)."""
         text = self.analysed[number][0].text
-        for back in range(number - 1, max(self.sections[number] - 1, number - 4), -1):
+        # the sentences before; for a table's later row, then the line above its rows (not a
+        # list's item: "3. …AI 生成的实现比人类手写版本快 1.5 到 1.8 倍" takes no metric of its lead)
+        lead = self._lead_of(number) if number and TABLE_ROW.fullmatch(text) else -1
+        near = range(number - 1, max(self.sections[number] - 1, number - 4), -1)
+        above = (
+            range(lead, max(self.sections[number] - 1, lead - 3), -1)
+            if 0 <= lead < number - 1
+            else ()
+        )
+        for back in (*near, *(b for b in above if b not in near)):
             found = self._named_in(self.analysed[back][0].text, text, quantity)
             if found is not None:
                 return found
@@ -786,6 +815,9 @@ class FigureReading:
         if factor is not None:
             # worked out from a share, not a figure the source states: evidence, not a change
             mismatch = mismatch or f"worked out as {factor:.0%} of the published figure"
+        if not mismatch and NOT_COMPARABLE.search(sentence.text):
+            # "Its measured 1,610 … is therefore not comparable with OpenAI's 1,459": the source's word
+            mismatch = "not comparable with the claim, the source says"
         if value is None or not _plausible(value, published):
             return []
         return [
@@ -1045,7 +1077,9 @@ COMPARED_WITH = re.compile(
     r"(?:\bover|\bthan|\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)|\brelative to|\bbeats?|\bbeat"
     r"|\bmatching|\boutperform\w*|\bahead of|\bbehind|\babove|\bbelow|对照(?:组|系统)?(?:是|为)?[^，,。；;]{0,8}|\bcompared against|对比|相比|相较|比|较|对|超过|领先|胜过|高于|低于"
     r"|\d\s*(?:x|×|times))\s*(?:(?:the|same|its|their|both|that of|on|in)\s+){0,3}(?:\w+(?:'s|’s)\s+)?"
-    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*){0,2}$",  # "比去年 8 月的 A0"
+    r"(?:(?:\d+\s*月|上一?代|此前|之前|早先|去年|原来|最初)的?\s*){0,2}$"  # "比去年 8 月的 A0"
+    # the base of a multiple: "1.4 to 1.8 times the throughput per watt of the GB200"
+    r"|\d\s*(?:x|×|times)\s+the\s+(?:[\w-]+\s+){1,4}?(?:of|for|on)\s+(?:the\s+|its\s+|their\s+)?$",
     re.I,
 )
 
@@ -1071,8 +1105,8 @@ def _shared_unit(text: str, after: int, last: Quantity) -> list[Quantity]:
 def _compared_before(text: str, at: int) -> bool:
     """Is the name at `at` the other side of a comparison ("over GB200", "against the same
     Nvidia", "1.4x the Nvidia systems", "对比英伟达")?"""
-    window = text[max(0, at - 32) : at]
-    if COMPARISON_NAMED.search(window):
+    window = text[max(0, at - 48) : at]
+    if COMPARISON_NAMED.search(window[-32:]):
         return False  # "对照的 GB200 为 1.80 秒": the comparison's device, the topic of its clause
     return bool(COMPARED_WITH.search(window) or COMPARED_ZH.search(window))
 
@@ -1184,7 +1218,10 @@ def _owner_reported(owner: re.Pattern) -> re.Pattern:
         r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}(?:figures?|numbers?|results?|claims?)\s+(?:was|were|is|are|of)\b"
         # "OpenAI 8 月公布的成绩——…"
         r"|\s*(?:\d{1,2}\s*月|去年|此前|当初|早先)?\s*(?:份)?\s*(?:公布|发布|宣布|给出)"
-        r"(?:的?(?:成绩|数据|数字|结果|倍数|数值|指标)|(?=\s*(?:约|~|≈)?\s*\d)))",  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
+        r"(?:的?(?:成绩|数据|数字|结果|倍数|数值|指标)|(?=\s*(?:约|~|≈)?\s*\d)))"  # (or a table cell: "OpenAI 8 月公布 1.5–1.9 倍")
+        # a column of the owner's dated figures: "OpenAI 2026 年 8 月 104.3 倍", "OpenAI, Aug 2026 85,448"
+        r"|,?\s*(?:(?:20\d\d\s*年\s*)?\d{1,2}\s*月|(?:aug(?:ust)?\.?|june?|july?|sept?(?:ember)?\.?)\s+20\d\d)"
+        r"\s*(?=(?:约|~|≈)?\s*\d)",
         re.I,
     )
 
@@ -1440,6 +1477,24 @@ OF_ALL = re.compile(
     r"|^\W*(?:it|they|the\s+(?:number|figure|result|reading)s?)\s+(?:was|were)\s+(?:taken|measured|recorded|obtained|collected|run)\s+(?:with|at|on|using|under)\b",
     re.I,
 )
+NOT_COMPARABLE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:therefore\s+|thus\s+|so\s+)?not\s+(?:directly\s+)?comparable\b"
+    r"|\b(?:isn['’]t|aren['’]t)\s+(?:directly\s+)?comparable\b|\bcannot be (?:directly )?compared\b"
+    r"|不可(?:直接)?(?:比|比较|对比)|不能(?:直接)?(?:比较|对比|相比|放在一起比)|没有可比性|不具(?:备)?可比性",
+    re.I,
+)
+NOT_RUN_IN_ROW = re.compile(
+    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested)\s*[;；.。]", re.I
+)
+
+
+def _listed(text: str) -> bool:
+    """Is the sentence a list's item or a table's row?"""
+    return bool(LIST_LINE.match(text) or TABLE_ROW.fullmatch(text))
+
+
+# a table's row as normalising reads it: "Kimi K2.5 (对 GB300): 实测倍数 44.8 倍; OpenAI 56.1 倍."
+TABLE_ROW = re.compile(r"[^:：\n]{1,60}:\s[^;\n]*(?:;\s[^;\n]*)+")
 LIST_LINE = re.compile(
     r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s|\s*(?:[一二三四五六七八九十]{1,2}|\d{1,2})、"
 )

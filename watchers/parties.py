@@ -47,7 +47,9 @@ class PartyReading:
                 who = max((who, found), key=PARTY_RANK.index)
                 ran_in.add(self.sections[number])
                 conditions = _merge(conditions, self.conditions_in(text, number))
-                if "negated" not in statuses(read.scopes, clause.start, clause.end):
+                if "negated" not in statuses(
+                    read.scopes, clause.start, clause.end
+                ) and not NOT_RUN_CELL.search(text, clause.start, clause.end):
                     # a row whose measured cell says "未测", "not run" names a model not run
                     # (not those of a clause that is a plan: "R1 和 Kimi 的测试将于年内完成")
                     named |= {
@@ -348,7 +350,8 @@ class PartyReading:
             )
         label = SPEAKER.match(text) if clause.start == 0 else None
         lead = text[label.end() if label else clause.start : at]
-        return bool(DROPPED_LEAD.fullmatch(lead.strip()))
+        # (or the speaker's "we" before it: "答：上个月我们已经在技术博客上公布了…测试结果")
+        return bool(DROPPED_LEAD.fullmatch(lead.strip()) or _we_ran(lead))
 
     def _verbs(self, number: int) -> list[re.Match]:
         """The measuring words of sentence `number`, found once."""
@@ -432,6 +435,23 @@ class PartyReading:
             and not PRONOUN_AGENT.search(text[:at])
         ):
             return "owner"  # "陈屿：先跑 GPT-OSS 120B。" in the turn of the owner's engineer: their run
+        clause = self.analysed[number].sentence.clause_at(at)
+        if (
+            number in self.turns
+            and (
+                _we_ran(text[clause.start : at])
+                # "…我们已经…公布了…，GPT-OSS 120B 在…负载下跑了完整数据": the same speaker's clause
+                or (
+                    _last_pronoun(text[: clause.start]) == "we"
+                    and len(text[clause.start : at].strip()) <= 24
+                    and not SUBJECT_WORDS.search(text, clause.start, at)
+                    and not SUBJECT_WORDS.match(text, at)  # "they benchmark it": its own subject
+                )
+            )
+            and not self._parties(text[:at])
+        ):
+            # "答：上个月我们已经…公布了多轮对话的测试结果": the speaker's own, not the asker's party
+            return self._speaker(text)
         if A_KIND_OF.search(text, 0, at):
             return ""  # "A 32k-input run answers a different question": a kind of run, no one's
         if self._owners_run(text, at):
@@ -1371,6 +1391,10 @@ SIDE_IS = re.compile(
     re.I,
 )
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
+# a table's cell that says the row was not run: "实测倍数 未测", "measured: not run"
+NOT_RUN_CELL = re.compile(
+    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested|\bn/?a)\s*[.。]?\s*$", re.I
+)
 ONE_MODEL = re.compile(
     r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
     # (not what most other results did: "外部数字又大多只测了一个模型")
@@ -1387,7 +1411,7 @@ NOT_A_BENCHMARK = re.compile(
     # "良率持续爬升，最新批次已达到 81%": the batches' yield, said across a comma
     r"|(?:良率|良品率|\byields?\b)[^，,。；;]{0,8}[，,]\s*(?:最新|最近|新)?(?:批次|一批|批|lots?|batches?)[^，,。；;]{0,6}$"
     # a basis, not a run: "X3 的功耗按整卡实测而非额定功耗计算"
-    r"|(?:按|以|按照)[^，,。；;\s)）]{0,6}$"
+    r"|(?:按|以|按照)(?:(?!做了|进行了|完成了)[^，,。；;\s)）]){0,6}$"
     # production, not a run: "B0 wafers are running in HVM", "lines running at full rate"
     r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$"
     # a thing someone else ran, as an object: "We reviewed what was run"
@@ -1515,6 +1539,36 @@ AUTHOR = re.compile(
 )
 PASSIVE_AGENT = re.compile(r"由|被|\bby\b", re.I)
 THIRD_PERSON = re.compile(r"(?:they|he|she|他们|她们|他|她)(?![\w'’])", re.I)
+# the subject of a speaker's clause before its verb: "上个月我们已经在技术博客上" (not "we build the
+# chip; they", "我们想先", "we'd like to")
+PRONOUN_LEAD = re.compile(r"我们|咱们|他们|她们|它们|\b(?:we|they|he|she|it)\b", re.I)
+WANT_LEAD = re.compile(
+    r"想|打算|计划|准备|希望|要|会|将|\b(?:want|wants|would|'d|hope|plan|will|going to|intend)\b", re.I
+)
+
+
+SUBJECT_WORDS = re.compile(
+    r"我们|咱们|他们|她们|它们|\b(?:we|they|he|she|it|our|their|his|her|its)\b", re.I
+)
+# a production word before "we're running": "On the B0 lots we're running now" runs no benchmark
+LOTS_BEFORE = re.compile(r"\b(?:lots?|wafers?|wafer starts|production|fleet)\b|批次|晶圆|产线", re.I)
+
+
+def _last_pronoun(text: str) -> str:
+    """ "we", "they"… : the last subject pronoun in the text ("we" for 我们), or ""."""
+    pronouns = list(PRONOUN_LEAD.finditer(text))
+    if not pronouns:
+        return ""
+    word = pronouns[-1].group(0).lower()
+    return "we" if word in ("我们", "咱们", "we") else word
+
+
+def _we_ran(lead: str) -> bool:
+    """Is the last subject before a speaker's measuring verb "we", with no wish or plan after it?"""
+    if _last_pronoun(lead) != "we":
+        return False
+    rest = lead[list(PRONOUN_LEAD.finditer(lead))[-1].end() :]
+    return len(rest) <= 24 and not WANT_LEAD.search(rest) and not LOTS_BEFORE.search(lead)
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 
 

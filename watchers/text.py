@@ -386,7 +386,8 @@ def _rows_as_sentences(lines: list[str], caption: str | None = None, note: str =
         for name, cell in zip(header[1:], cells[1:], strict=False):
             unit = HEADER_UNIT.match(name) or HEADER_IS_UNIT.match(name)
             if unit and re.match(r"[~≈约]?\s*\d", cell):
-                parts.append(f"{unit['name']} {cell} {unit['unit']}".lstrip())
+                label, said = _unit_apart(unit["name"], unit["unit"])
+                parts.append(f"{label} {cell} {said}".lstrip())
             elif row_unit and BARE_CELL.fullmatch(cell):
                 parts.append(f"{name} {cell} {row_unit}")
             else:
@@ -394,6 +395,20 @@ def _rows_as_sentences(lines: list[str], caption: str | None = None, note: str =
         label = f"{cells[0]} ({note})" if note else cells[0]
         out.append(f"{label}: " + "; ".join(parts) + ".")
     return "\n".join(out)
+
+
+def _unit_apart(name: str, unit: str) -> tuple[str, str]:
+    """A header's bracket that holds a note beside its unit ("单用户速度（实测，tokens/s）"): the
+    note goes with the name ("单用户速度 实测"), the unit after the figure ("tokens/s")."""
+    pieces = [p.strip() for p in re.split(r"[,，;；]", unit) if p.strip()]
+    units = [p for p in pieces if UNIT_MARK.search(p)]
+    if len(pieces) < 2 or len(units) != 1:
+        return name, unit
+    notes = " ".join(p for p in pieces if p is not units[0])
+    return f"{name} {notes}".strip(), units[0]
+
+
+UNIT_MARK = re.compile(r"/|\bper\b|每|秒|瓦|\bms\b|\bs\b|%|×|\bx\b", re.I)
 
 
 def _unit_column(header: list[str], cells: list[str]) -> str | None:
