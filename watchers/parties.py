@@ -1393,7 +1393,8 @@ SIDE_IS = re.compile(
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
 # a table's cell that says the row was not run: "实测倍数 未测", "measured: not run"
 NOT_RUN_CELL = re.compile(
-    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested|\bn/?a)\s*[.。]?\s*$", re.I
+    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested|\bn/?a)\s*[.。]?\s*$",
+    re.I,
 )
 ONE_MODEL = re.compile(
     r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
@@ -1543,7 +1544,8 @@ THIRD_PERSON = re.compile(r"(?:they|he|she|他们|她们|他|她)(?![\w'’])", 
 # chip; they", "我们想先", "we'd like to")
 PRONOUN_LEAD = re.compile(r"我们|咱们|他们|她们|它们|\b(?:we|they|he|she|it)\b", re.I)
 WANT_LEAD = re.compile(
-    r"想|打算|计划|准备|希望|要|会|将|\b(?:want|wants|would|'d|hope|plan|will|going to|intend)\b", re.I
+    r"想|打算|计划|准备|希望|要|会|将|\b(?:want|wants|would|'d|hope|plan|will|going to|intend)\b",
+    re.I,
 )
 
 
@@ -1551,7 +1553,9 @@ SUBJECT_WORDS = re.compile(
     r"我们|咱们|他们|她们|它们|\b(?:we|they|he|she|it|our|their|his|her|its)\b", re.I
 )
 # a production word before "we're running": "On the B0 lots we're running now" runs no benchmark
-LOTS_BEFORE = re.compile(r"\b(?:lots?|wafers?|wafer starts|production|fleet)\b|批次|晶圆|产线", re.I)
+LOTS_BEFORE = re.compile(
+    r"\b(?:lots?|wafers?|wafer starts|production|fleet)\b|批次|晶圆|产线", re.I
+)
 
 
 def _last_pronoun(text: str) -> str:
@@ -1569,6 +1573,8 @@ def _we_ran(lead: str) -> bool:
         return False
     rest = lead[list(PRONOUN_LEAD.finditer(lead))[-1].end() :]
     return len(rest) <= 24 and not WANT_LEAD.search(rest) and not LOTS_BEFORE.search(lead)
+
+
 DROPPED_LEAD = re.compile(r"(?:只|也|又|都|还|就|先|再|后来|然后|最后|已经|当时|一共)*")
 
 
