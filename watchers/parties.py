@@ -378,6 +378,9 @@ class PartyReading:
                 and not TRACK_RECORD.match(text, verb.end())
                 # a check of the hardware said after the verb: "跑完高温老化和可靠性考核"
                 and not CHECK_AFTER.match(text, verb.end())
+                and not RUN_AS_NOUN.match(text, verb.end())
+                # arithmetic: "ran its accelerator's August numbers through our data-centre sheet"
+                and not THROUGH_A_SHEET.match(text, verb.end())
             ]
             self._verbs_in[number] = found
         return found
@@ -1417,6 +1420,17 @@ NOT_A_BENCHMARK = re.compile(
     r"|\b(?:wafers?|lots?|lines?|fabs?|foundr(?:y|ies)|packages?|substrates?)\s+(?:are\s+|is\s+|were\s+|was\s+)?(?:now\s+|still\s+)?$"
     # a thing someone else ran, as an object: "We reviewed what was run"
     r"|\b(?:what|whatever)\s+(?:was|were|had been|has been|got)\s+$",
+    re.I,
+)
+# a run named as what a list, a plan or a tracker is of: "第三方复测进度表", "re-test tracker"
+RUN_AS_NOUN = re.compile(
+    r"\s*(?:的)?(?:进度表|进度|排期|时间表|清单|名单|进展表|日程)"
+    r"|\s+(?:tracker|schedule|calendar|timeline|queue|checklist|scorecard|status board)\b",
+    re.I,
+)
+THROUGH_A_SHEET = re.compile(
+    r"[^.;]{0,60}?\b(?:through|into|in)\s+(?:our|a|the|my|their|an)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:spreadsheets?|sheets?|calculators?|cost models?|tco models?)\b",
     re.I,
 )
 CHECK_AFTER = re.compile(
