@@ -551,6 +551,15 @@ class PartyReading:
                 and MAKERS_HARDWARE.match(text, m.end)
             )
         ]
+        adjacent = [
+            m
+            for m in named
+            if text[m.end : at] == " "
+            and DETERMINER_BEFORE.search(text, max(0, m.start - 8), m.start)
+            and RUN_NOUN.match(text, at)
+        ]
+        if adjacent:
+            return adjacent[-1].ours  # "and a GB300 re-run": the run named by its device
         mentions = [
             m
             for m in named
@@ -1428,6 +1437,8 @@ RUN_AS_NOUN = re.compile(
     r"|\s+(?:tracker|schedule|calendar|timeline|queue|checklist|scorecard|status board)\b",
     re.I,
 )
+DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|one|its|their|this|that)\s+$", re.I)
+RUN_NOUN = re.compile(r"(?:re-?)?(?:runs?|tests?|benchmarks?|measurements?)\b", re.I)
 THROUGH_A_SHEET = re.compile(
     r"[^.;]{0,60}?\b(?:through|into|in)\s+(?:our|a|the|my|their|an)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:spreadsheets?|sheets?|calculators?|cost models?|tco models?)\b",
@@ -1435,6 +1446,8 @@ THROUGH_A_SHEET = re.compile(
 )
 CHECK_AFTER = re.compile(
     r"\s*(?:了|完)?\s*(?:高温)?(?:老化|可靠性|验收|烧机|出厂)"
+    # set-up only: "他们对 Jalapeño 的复测“已完成环境搭建”"
+    r"|\s*[“\"]?\s*(?:已经|已)?(?:完成|做好|开始)?(?:了)?\s*(?:测试)?(?:环境|机柜)(?:的)?(?:搭建|准备|部署|调试|安装)"
     r"|\s+(?:the\s+|its\s+)?(?:burn-?in|reliability|qualification|acceptance)\s+(?:tests?|runs?|checks?|flow|suite)\b"
     # bring-up: "packaged parts are alive and running code"
     r"|\s+(?:test\s+)?(?:code|software|firmware|diagnostics|linux|hello world)\b",
