@@ -801,6 +801,11 @@ class Reading(PartyReading, FigureReading):
         ]
         if after:
             return after[0].ours
+        if sentence.text[clause.end : clause.end + 1] in (":", "：") and position < clause.end:
+            # "668 tok/s per user: Kimi K2.5 on Jalapeño as measured by …": a figure, then what it is
+            named = [m for m in self.mentions[number] if m.start >= clause.end]
+            if named:
+                return named[0].ours
         aside_only = [m for m in self.mentions[number] if m.end <= position]
         if aside_only:  # "Researchers, who were loaned two Jalapeño boards, measured 79.8"
             return aside_only[-1].ours
