@@ -959,10 +959,13 @@ class Reading(PartyReading, FigureReading):
         if after:
             return after[0]
         for earlier in range(number - 1, self.sections[number] - 1, -1):
+            told = self.analysed[earlier][0]
             asserted = [
                 name
                 for start, name in self.models[earlier]
                 if self.asserted(earlier, start) not in NOT_FACT | PLANNED
+                # (not a model whose run failed: "The R1 and Kimi builds wouldn't load")
+                and not FAILED_RUN.search(told.text, start, told.clause_at(start).end)
             ]
             if asserted:
                 return asserted[-1]
@@ -1442,6 +1445,12 @@ PRODUCT_NAMED = re.compile(
 ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
     r"|代表)\s*(?:the\s+)?$",
+    re.I,
+)
+FAILED_RUN = re.compile(
+    r"\b(?:wouldn['’]t|would not|didn['’]t|did not|couldn['’]t|could not|failed to|won['’]t)\s+"
+    r"(?:\w+\s+)?(?:load|run|compile|boot|start|work|fit)\b|\bcrashed\b"
+    r"|没(?:能)?(?:跑|测|加载)(?:起来|通|成)?|跑不(?:起来|通)|加载失败|崩溃",
     re.I,
 )
 # a device's name as the first word of a firm's: "Trillium Benchmarks", "Rubin Labs"

@@ -638,6 +638,8 @@ class PartyReading:
             ):
                 return True
             for earlier in range(number - 1, self.sections[number] - 1, -1):
+                if not self._topics(earlier) and BOTH.search(self.analysed[earlier].sentence.text):
+                    both = both or True  # "…our team at the keyboards for both. We ran …"
                 if self._topics(earlier):
                     # or the one before set the two side by side ("a cloud with both Rubin
                     # racks and a Jalapeño pod published a head-to-head. It ran all three …")
@@ -1038,9 +1040,13 @@ class PartyReading:
         # "Guest: Dana Li, who leads OpenAI's chip software"
         for read in self.analysed[:4]:
             for intro in GUEST_INTRO.finditer(read.sentence.text):
-                if owner.search(intro.group("role")):
+                role = intro.group("role")
+                # (not "东岭为独立第三方评测机构，与 OpenAI 无股权或业务关系": the owner named as no tie)
+                if owner.search(role) and not NOT_OWNERS_ROLE.search(role):
                     name = intro.group("name").strip().lower()
                     names |= {name, name.split()[-1]}
+                    if len(name.split()) > 1:  # "KM:" for Kofi Mensah
+                        names.add("".join(word[0] for word in name.split()))
         speaking = False
         for number in sorted(self.turns):
             text = self.analysed[number].sentence.text
@@ -1653,6 +1659,10 @@ NAMED_RUNNER = re.compile(
 )
 
 
+NOT_OWNERS_ROLE = re.compile(
+    r"独立|第三方|无(?:股权|业务|合作|利益)|没有(?:任何)?(?:关系|关联|合作)|\bindependent\b|\bno (?:ties|affiliation|relationship)\b|\bnot affiliated\b",
+    re.I,
+)
 GUEST_INTRO = re.compile(
     r"(?:嘉宾|受访者|受访人|访谈对象|\bguests?|\binterviewee|\bspeakers?|\bpanelists?)\s*[:：]\s*"
     r"(?P<name>[^，,（(:：。.;；]{1,24})[，,（(]\s*(?P<role>[^。;；)）]{1,60})",
@@ -2031,7 +2041,8 @@ PAIR_COMPARED = re.compile(
 
 
 BOTH = re.compile(
-    r"\bboth (?:systems|chips|devices|machines)\b|\b(?:on|across) both\b(?!\s+(?:counts|fronts|measures|metrics))"
+    r"\bboth (?:systems|chips|devices|machines|racks)\b|\b(?:on|across) both\b(?!\s+(?:counts|fronts|measures|metrics))"
+    r"|\b(?:for|with|at|to) both(?=\s*[.;,]|$)"  # "our team at the keyboards for both."
     r"|\bside by side\b|两者|二者|双方|同台|放在一起|两边(?:都|均)|两套(?:系统|机柜)?(?:都|均)",
     re.I,
 )

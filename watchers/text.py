@@ -484,7 +484,7 @@ EN_SHARE_WORD = re.compile(
     rf"\b({'|'.join(_UNIT_WORDS.split())})[\s-]+(per\s?cent|percent)(?=\s+{_CHANGE})", re.I
 )
 EN_NUMBER = re.compile(
-    rf"(?<![\d.,]\s)(?<![\d.,])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
+    rf"(?<!\d\s)(?<!\d[.,]\s)(?<![\d.,-])\b(?P<n>(?:{'|'.join([*EN_UNITS, *EN_TENS])}|a(?=[\s-]+(?:hundred|thousand|million)\b))(?:(?:[\s-]+(?:(?<=hundred )and\s+|(?<=thousand )and\s+|(?<=million )and\s+)?)(?:{_EN_WORD}))*"
     rf"(?:\s+point(?:\s+(?:{'|'.join(list(EN_UNITS)[:10])}))+(?:\s+(?:{'|'.join(EN_SCALES)}))?)?"
     r"(?:\s+and\s+a\s+half)?)\b"  # "forty-four and a half times"
     # (an adjective may stand before the unit: "six hundred and fifty-two output tokens")
