@@ -1664,7 +1664,7 @@ NOT_OWNERS_ROLE = re.compile(
     re.I,
 )
 GUEST_INTRO = re.compile(
-    r"(?:嘉宾|受访者|受访人|访谈对象|\bguests?|\binterviewee|\bspeakers?|\bpanelists?)\s*[:：]\s*"
+    r"(?:嘉宾|受访者|受访人|访谈对象|演讲人|演讲者|主讲人|分享人|\bguests?|\binterviewee|\bspeakers?|\bpanelists?|\bpresenters?)\s*[:：]\s*"
     r"(?P<name>[^，,（(:：。.;；]{1,24})[，,（(]\s*(?P<role>[^。;；)）]{1,60})",
     re.I,
 )
