@@ -261,6 +261,8 @@ class PartyReading:
                 continue
             if self._denied_within(number, verb):
                 continue  # "此次发布不包含新的测试结果": the phrase itself says there is none
+            if TOPIC_BEFORE.search(text, max(0, at - 24), at) or TOPIC_HEADING.fullmatch(text):
+                continue  # "对于外界关心的独立第三方复测", "二、独立第三方复测": a topic, not a run
             if self._retold(number, clause, at):
                 continue  # "Jalapeño, which posted … figures in August": the baseline retold
             if number and THE_BEFORE.search(text, 0, at) and self._spot_checks(number - 1) is None:
@@ -1441,6 +1443,17 @@ NOT_A_BENCHMARK = re.compile(
 RUN_AS_NOUN = re.compile(
     r"\s*(?:的)?(?:进度表|进度|排期|时间表|清单|名单|进展表|日程)"
     r"|\s+(?:tracker|schedule|calendar|timeline|queue|checklist|scorecard|status board)\b",
+    re.I,
+)
+# a run named as a topic: "对于外界关心的独立第三方复测…只字未提", "As for an outside re-test, …"
+TOPIC_BEFORE = re.compile(
+    r"(?:对于|关于|至于|说到|谈到|提到)[^，,。；;：:]{0,16}$|\b(?:as for|as to|regarding|on the question of)\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+# a heading that names a run and nothing else: "二、独立第三方复测", "3. An independent re-test"
+TOPIC_HEADING = re.compile(
+    r"\W*(?:[一二三四五六七八九十]{1,2}[、.]|\d{1,2}[.、)]|#{1,4})?\s*(?:the\s+|an?\s+)?"
+    r"(?:独立|第三方|外部|independent|outside|third[- ]party|\s)*(?:复测|重测|实测|re-?tests?|replications?)\W*",
     re.I,
 )
 DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|one|its|their|this|that)\s+$", re.I)
