@@ -1104,21 +1104,19 @@ class Reading(PartyReading, FigureReading):
         pieces = pieces + self.analysed[number].joined(bool(terms))
         for clause in pieces:
             part = text[clause.start : clause.end]
+            row = _row_parts(sentence, clause.start, clause.end)  # a table row's label and cell
             for found in _matches(patterns, part, terms):
                 stretches = [(clause.start + a, clause.start + b) for a, b in found]
                 found_in = self.analysed[number][1]
-                said = [part for a, b in stretches for part in _row_parts(sentence, a, b)]
-                if _in_middle_cells(sentence, clause, stretches):
+                said = [piece for a, b in stretches for piece in _row_parts(sentence, a, b)]
+                if _in_middle_cells(row, stretches):
                     continue  # "状态: A0 工程样品; B0 制造中; GB300 量产": each cell its own
                 if any(statuses(found_in, a, b) - signal.allow for a, b in said):
                     continue
                 if self._in_field_name(number, stretches):
                     continue  # "测试脚本公开情况: 未公开": a field's name, not what it holds
                 at = stretches[0][0]  # a pattern, or the first term: what the signal is about
-                if signal.exclude and any(
-                    signal.exclude.search(text[a:b])
-                    for a, b in _row_parts(sentence, clause.start, clause.end)
-                ):
+                if signal.exclude and any(signal.exclude.search(text[a:b]) for a, b in row):
                     continue
                 if signal.require and not signal.require.search(self.text):
                     continue
@@ -1193,12 +1191,12 @@ def _row_parts(sentence: Sentence, start: int, end: int) -> list[tuple[int, int]
     return [(start, label.end), (last.start, end)]
 
 
-def _in_middle_cells(sentence: Sentence, clause: Clause, stretches: list) -> bool:
-    """Does a stretch of a table row's label joined to a later cell lie in a cell between them?"""
-    parts = _row_parts(sentence, clause.start, clause.end)
-    if len(parts) < 2:
+def _in_middle_cells(row: list[tuple[int, int]], stretches: list) -> bool:
+    """Does a stretch of a table row's label joined to a later cell (`row`, `_row_parts` of the
+    clause) lie in a cell between them?"""
+    if len(row) < 2:
         return False
-    (_, label_end), (last_start, _) = parts
+    (_, label_end), (last_start, _) = row
     return any(label_end <= at < last_start for a, b in stretches for at in (a, max(a, b - 1)))
 
 

@@ -266,7 +266,7 @@ class FigureReading:
                     and not self._retold_figure(number, quantity)
                     and not self._run_denied(number)
                     # (not a table's row whose measured cell says it was not run: "实测 未测")
-                    and not NOT_RUN_IN_ROW.search(sentence.text)
+                    and not NOT_RUN_CELL.search(sentence.text)
                 ):
                     self.ran_models.add(model)  # (not "the August numbers, 85,448 …" retold)
                 found_here = self._on_claims(
@@ -1483,8 +1483,11 @@ NOT_COMPARABLE = re.compile(
     r"|不可(?:直接)?(?:比|比较|对比)|不能(?:直接)?(?:比较|对比|相比|放在一起比)|没有可比性|不具(?:备)?可比性",
     re.I,
 )
-NOT_RUN_IN_ROW = re.compile(
-    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested)\s*[;；.。]", re.I
+# a table's cell that says the row was not run: "实测倍数 未测;", "measured: not run"
+NOT_RUN_CELL = re.compile(
+    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested|\bn/?a)"
+    r"(?=\s*(?:[;；.。]|$))",
+    re.I,
 )
 
 

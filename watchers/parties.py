@@ -7,7 +7,14 @@ import re
 from functools import lru_cache
 
 from watchers.context import NOT_FACT, PLANNED, heading_line, open_bracket, statuses
-from watchers.figures import CORRECT_VALUE, CORRECTED_AFTER, OTHER_MODELS, _compared_before, _merge
+from watchers.figures import (
+    CORRECT_VALUE,
+    CORRECTED_AFTER,
+    NOT_RUN_CELL,
+    OTHER_MODELS,
+    _compared_before,
+    _merge,
+)
 from watchers.quantities import quantities
 
 
@@ -447,7 +454,7 @@ class PartyReading:
                 _we_ran(text[clause.start : at])
                 # "…我们已经…公布了…，GPT-OSS 120B 在…负载下跑了完整数据": the same speaker's clause
                 or (
-                    _last_pronoun(text[: clause.start]) == "we"
+                    _last_pronoun(text[: clause.start])[0] == "we"
                     and len(text[clause.start : at].strip()) <= 24
                     and not SUBJECT_WORDS.search(text, clause.start, at)
                     and not SUBJECT_WORDS.match(text, at)  # "they benchmark it": its own subject
@@ -1411,11 +1418,6 @@ SIDE_IS = re.compile(
     re.I,
 )
 # the run covered one model alone, whatever else is called complete ("完整复现…（仅此一款）")
-# a table's cell that says the row was not run: "实测倍数 未测", "measured: not run"
-NOT_RUN_CELL = re.compile(
-    r"(?:未测|未跑|未复测|没测|没跑|\bnot (?:run|tested|measured)|\buntested|\bn/?a)\s*[.。]?\s*$",
-    re.I,
-)
 ONE_MODEL = re.compile(
     r"\b(?:only|just) (?:one|a single|1|that one|this one|the one) model\b|\b(?:one|a single) model only\b|仅此一款"
     # (not what most other results did: "外部数字又大多只测了一个模型")
@@ -1604,20 +1606,22 @@ LOTS_BEFORE = re.compile(
 )
 
 
-def _last_pronoun(text: str) -> str:
-    """ "we", "they"… : the last subject pronoun in the text ("we" for 我们), or ""."""
+def _last_pronoun(text: str) -> tuple[str, int]:
+    """ "we", "they"… : the last subject pronoun in the text ("we" for 我们), and where it ends;
+    ("", -1) when there is none."""
     pronouns = list(PRONOUN_LEAD.finditer(text))
     if not pronouns:
-        return ""
+        return "", -1
     word = pronouns[-1].group(0).lower()
-    return "we" if word in ("我们", "咱们", "we") else word
+    return ("we" if word in ("我们", "咱们", "we") else word), pronouns[-1].end()
 
 
 def _we_ran(lead: str) -> bool:
     """Is the last subject before a speaker's measuring verb "we", with no wish or plan after it?"""
-    if _last_pronoun(lead) != "we":
+    word, end = _last_pronoun(lead)
+    if word != "we":
         return False
-    rest = lead[list(PRONOUN_LEAD.finditer(lead))[-1].end() :]
+    rest = lead[end:]
     return len(rest) <= 24 and not WANT_LEAD.search(rest) and not LOTS_BEFORE.search(lead)
 
 
