@@ -1353,10 +1353,12 @@ RERUN = re.compile(
 
 # the owner's figure quoted, not the owner running anything: "OpenAI's 1.03-second", "OpenAI 的 8.54 万"
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
+# the owner's hardware, as what a party rents or buys: "租用英伟达与 OpenAI 硬件的云厂商"
+HARDWARE_WORDS = "(?:硬件|芯片|机柜|板卡|设备|服务器|算力)"
 OWNERS_WORK = re.compile(
     # the owner's hardware as what a party rents or buys: "租用英伟达与 OpenAI 硬件的云厂商",
     # "a cloud operator that leases both Nvidia and OpenAI hardware"
-    r"\s*(?:硬件|芯片|机柜|板卡|设备|服务器|算力)的|\s+(?:hardware|gear)\b(?!\s+(?:team|group|engineers?|staff|lab|division|unit)\b)"
+    rf"\s*{HARDWARE_WORDS}的|\s+(?:hardware|gear)\b(?!\s+(?:team|group|engineers?|staff|lab|division|unit)\b)"
     r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
     r"|methodology|headline|ratios?|chart|table|blog|post|paper|workload|setup|set-up|settings?"
     r"|configuration|configs?|recipe|shape)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
@@ -1726,7 +1728,7 @@ MAKERS_HARDWARE = re.compile(
 NAME_BEFORE = re.compile(r"(?-i:[A-Z][\w&.-]+(?:\s+[A-Z][\w&.-]+){0,2})\s*$")
 
 
-HARDWARE_OF = re.compile(r"(?:硬件|芯片|机柜|板卡|设备|服务器|算力)的\s*$")
+HARDWARE_OF = re.compile(rf"{HARDWARE_WORDS}的\s*$")
 CUSTOMER = re.compile(r"客户|租户|用户|customers?\b|tenants?\b|clients?\b", re.I)
 
 
