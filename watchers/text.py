@@ -249,9 +249,10 @@ TABLE = re.compile(
     r"(?:\n[ \t]*[^\n|]+(?:\|[^\n|]+)+)+$"
 )
 # a header's unit in brackets: "Jalapeño (tok/s per W)", "延迟（毫秒）"
+# what marks a unit: a slash, "per", 每, a time, a share or a multiple
+UNIT_MARKS = r"(?:/|\bper\b|每|秒|瓦|\bms\b|\bs\b|%|×|\bx\b)"
 HEADER_UNIT = re.compile(
-    r"^(?P<name>.*?)\s*[(（](?P<unit>[^()（）]*(?:/|\bper\b|每|秒|瓦|\bms\b|\bs\b|%|×|\bx\b)[^()（）]*)[)）]\s*$",
-    re.I,
+    rf"^(?P<name>.*?)\s*[(（](?P<unit>[^()（）]*{UNIT_MARKS}[^()（）]*)[)）]\s*$", re.I
 )
 
 
@@ -408,7 +409,7 @@ def _unit_apart(name: str, unit: str) -> tuple[str, str]:
     return f"{name} {notes}".strip(), units[0]
 
 
-UNIT_MARK = re.compile(r"/|\bper\b|每|秒|瓦|\bms\b|\bs\b|%|×|\bx\b", re.I)
+UNIT_MARK = re.compile(UNIT_MARKS, re.I)
 
 
 def _unit_column(header: list[str], cells: list[str]) -> str | None:
