@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -13,6 +17,10 @@ from monitor.config import load_settings
 
 DATA = Path(__file__).parent / "data"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+# the needle store of a test run (and of the processes it starts) lives and dies with the run
+os.environ["CLAIMWATCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="claimwatch-test-cache-")
+atexit.register(shutil.rmtree, os.environ["CLAIMWATCH_CACHE_DIR"], True)
 
 
 def postgres_available() -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache, cached_property
+from functools import cached_property
 from operator import itemgetter
 
 import ahocorasick
@@ -50,11 +50,70 @@ def conjuncts(source: str, flags: int) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(words) for words in options if all(map(_PLAIN.fullmatch, words)))
 
 
-@cache
-def _read(source: str, flags: int) -> tuple[tuple[frozenset[str], ...] | None, re.error | None]:
+_Read = tuple[tuple[frozenset[str], ...] | None, re.error | None]
+_READS: dict[tuple[str, int], _Read] = {}  # every pattern read so far, by (source, flags)
+_KEPT: set[tuple[str, int]] = set()  # those already in the store `reads` filled this from
+
+
+def _read(source: str, flags: int) -> _Read:
     """A pattern read once with the regex parser: the sets of needles of its whole sequence (None:
     it cannot be read), and the error that makes it no pattern (None: none). The parse tree itself
     is not kept."""
+    key = (source, flags)
+    found = _READS.get(key)
+    if found is None:
+        found = _READS[key] = _parsed(source, flags)
+    return found
+
+
+def reads() -> dict[str, list | None] | None:
+    """The patterns read since `remember`, as JSON for a store kept between processes (reading
+    every pattern of the vocabularies costs more than half a second at each start); None when
+    there is nothing new. A pattern that is no pattern is never kept: its error is raised anew."""
+    known = list(_READS.items())  # one step: another thread may be reading a pattern
+    fresh = [key for key, (_, error) in known if error is None and key not in _KEPT]
+    if not fresh:
+        return None
+    _KEPT.update(fresh)
+    return {
+        f"{int(flags)}:{source}": None if options is None else [sorted(words) for words in options]
+        for (source, flags), (options, error) in known
+        if error is None
+    }
+
+
+def remember(stored: object) -> int:
+    """Take the patterns a store holds (what `reads` gave, read back from JSON); anything not of
+    that shape is passed over. The number taken."""
+    if not isinstance(stored, dict):
+        return 0
+    taken = 0
+    for key, options in stored.items():
+        flags, _, source = key.partition(":") if isinstance(key, str) else ("", "", "")
+        if not flags.isdigit() or not _options_shaped(options):
+            continue
+        entry = (source, int(flags))
+        _KEPT.add(entry)
+        if entry not in _READS:
+            _READS[entry] = (
+                None if options is None else tuple(frozenset(words) for words in options),
+                None,
+            )
+            taken += 1
+    return taken
+
+
+def _options_shaped(options: object) -> bool:
+    return options is None or (
+        isinstance(options, list)
+        and all(
+            isinstance(words, list) and all(isinstance(w, str) for w in words)
+            for words in options
+        )
+    )
+
+
+def _parsed(source: str, flags: int) -> _Read:
     try:
         tree = _p.parse(source, flags & ~re.UNICODE)
     except re.error as exc:

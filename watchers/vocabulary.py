@@ -13,7 +13,8 @@ from functools import cache, cached_property
 from operator import itemgetter
 from pathlib import Path
 
-from watchers.context import CUES
+from watchers import needle_store
+from watchers.context import CUES, cues
 from watchers.needles import Alternatives, Pattern, automaton
 from watchers.text import as_read
 
@@ -458,7 +459,17 @@ def _with_words(value, words: dict, where: str):
 @cache
 def rules(paths: tuple[str, ...] = ()) -> Rules:
     """The subjects of these signal files; a file without [subject] adds its signals to the
-    subject its claims belong to (or makes one known only by its signals)."""
+    subject its claims belong to (or makes one known only by its signals). The needles of their
+    patterns and of the context cues come from the needle store when it has them."""
+    store = needle_store.location()
+    needle_store.load(store)
+    built = _rules(paths)
+    cues()  # read now, so the store keeps their needles too
+    needle_store.save(store)
+    return built
+
+
+def _rules(paths: tuple[str, ...]) -> Rules:
     subjects: dict[str, Subject] = {}
     for path in paths:
         data = read(path)
