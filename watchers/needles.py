@@ -107,8 +107,7 @@ def _options_shaped(options: object) -> bool:
     return options is None or (
         isinstance(options, list)
         and all(
-            isinstance(words, list) and all(isinstance(w, str) for w in words)
-            for words in options
+            isinstance(words, list) and all(isinstance(w, str) for w in words) for words in options
         )
     )
 
