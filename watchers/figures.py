@@ -523,6 +523,7 @@ class FigureReading:
                 and owner is not None
                 and _owners_list(owner).search(sentence.text, 0, colon)
             )
+            or self._by_owners_figures(sentence.text)
             or (
                 owner is not None
                 and (
@@ -533,6 +534,16 @@ class FigureReading:
                     or self._owners_row(sentence.text, quantity.start)
                 )
             )
+        )
+
+    def _by_owners_figures(self, text: str) -> bool:
+        """Does the sentence open on the owner's figures as its source ("按官方 8 月数据，…",
+        "According to OpenAI's August figures, …")? Every figure in it is theirs."""
+        lead = BY_FIGURES_OF.match(text)
+        owner = self.subject.owner
+        return bool(lead) and (
+            OFFICIAL.search(lead.group(1)) is not None
+            or (owner is not None and owner.search(lead.group(1)) is not None)
         )
 
     def _owners_row(self, text: str, at: int) -> bool:
@@ -1409,6 +1420,14 @@ COMPARISON = re.compile(
 LIST_GOES_ON = re.compile(r"[\s,，、]*(?:and\s+|和|及)?\d")
 
 
+# a sentence led by the figures it goes by: "按官方 8 月数据，…", "According to OpenAI's figures, …"
+BY_FIGURES_OF = re.compile(
+    r"^\W*(?:按|据|根据|按照|依照|依据|according to|going by|based on)\s*([^，,。；;:：]{1,30}?)\s*"
+    r"(?:的)?\s*(?:公布的?|发布的?|published\s+|official\s+)?"
+    r"(?:数据|数字|口径|图表|成绩|figures|numbers|data|charts?|results)(?=[\s，,])",
+    re.I,
+)
+OFFICIAL = re.compile(r"官方|原厂|厂商|\b(?:the company|official|the vendor|the maker)\b", re.I)
 QUOTED_LIST = re.compile(
     r"\b(?:published|official|headline|advertised|claimed|launch|reported)\s+(?:[\w-]+\s+){0,2}"
     # (not "在其技术博客公布了结果：", a party publishing its own)

@@ -277,6 +277,8 @@ class PartyReading:
             who = self._who(text, at, number)
             if who == KNOWN_RUN:
                 continue  # "Measured by OpenAI on A0": the owner's run already published
+            if MAKERS_OWN.search(text, at, verb.end() + 4):
+                who = "owner"  # "这组数据由厂商自测": a maker's test of its own, nobody outside
             if not who and self._owner_in_clause(number, clause, at):
                 continue  # "It was our run, on A0" said by the owner's engineer: nothing new
             found = (
@@ -1344,6 +1346,11 @@ PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sente
 
 
 # the tester named by a role word: "测试方为…", "复测方是…"
+MAKERS_OWN = re.compile(
+    r"由(?:厂商|厂家|原厂|官方|芯片公司|该公司|公司)(?:自己|自行)?自测"
+    r"|\b(?:vendor|maker|manufacturer|company)[- ](?:run|self-reported|own)\b",
+    re.I,
+)
 TESTER_IS = re.compile(r"(?:(?:测试|复测|测评|评测)方(?:为|是)|(?:动手|操刀|上手|出手)的是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",

@@ -203,11 +203,13 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             )
             taken.append((match.start(), match.end()))
     denominated: tuple[str, float, int] | None = None  # the last per-user or per-power unit
+    bare: list[re.Match] = []  # numbers with no unit of their own since the last with one
     for match in NUMBER.finditer(sentence):
         if any(s <= match.start() < e for s, e in taken):
             continue
         found = _unit(sentence, match)
         if found is None:
+            bare.append(match)
             continue
         quantity, factor, end = found
         if quantity == "throughput" and denominated and _carries(sentence, denominated[2], match):
@@ -227,8 +229,41 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             # "against 1.80 s and 1.87 ms on GB200": the second of the comparison's pair
             aside = bool(PAIR_AND.fullmatch(sentence, out[-1].end, match.start()))
         out.append(Quantity(match.start(), end, round(value, 9), quantity, aside))
+        if factor > 0 and quantity in ABSOLUTE:
+            # "GPT-OSS 120B 82,100, DeepSeek R1 18,800 and Kimi K2.5 17,500 tokens/s/kW": the
+            # list's unit, said once at its end, is every figure's
+            for earlier in _listed_before(sentence, bare, match):
+                value = to_number(earlier.group("n"), earlier.group("m")) * factor
+                aside = _comparator(sentence, earlier)
+                out.append(
+                    Quantity(earlier.start(), earlier.end(), round(value, 9), quantity, aside)
+                )
+        bare = []
     out.sort(key=lambda q: q.start)
     return _relative(sentence, _shares_taken(sentence, out))
+
+
+# between two figures of a list: a separator, then the next one's label ("、DeepSeek R1 ",
+# ", DeepSeek R1 ", " and Kimi K2.5 "); a list without labels is left to "respectively"
+LIST_GAP = re.compile(
+    r"\s*(?:[,，、;；]\s*(?:and\s+|和|与|及|以及)?|(?:and|和|与|及|以及)\s*)"
+    r"(?P<label>[A-Za-z][\w.+-]*(?:\s+[A-Za-z0-9][\w.+-]*){0,3})\s*(?:为|是|[:：=])?\s*",
+    re.I,
+)
+
+
+def _listed_before(sentence: str, bare: list[re.Match], last: re.Match) -> list[re.Match]:
+    """The numbers without a unit that run up to `last` as one list, each gap a separator and a
+    label: they share the unit `last` has."""
+    out: list[re.Match] = []
+    start = last.start()
+    for earlier in reversed(bare):
+        gap = LIST_GAP.fullmatch(sentence, earlier.end(), start)
+        if gap is None or not any(c.isupper() or c.isdigit() for c in gap.group("label")):
+            break  # (a label is a name: "DeepSeek R1", "GB300", not "some 6 %")
+        out.append(earlier)
+        start = earlier.start()
+    return out
 
 
 RELATIVE = "relative"  # a kind of quantity: its value is a factor on the owner's published figure
