@@ -268,6 +268,8 @@ class PartyReading:
                 continue
             if self._denied_within(number, verb):
                 continue  # "此次发布不包含新的测试结果": the phrase itself says there is none
+            if ONLY_AGAINST.match(text, verb.end()):
+                continue  # "Jalapeño, benchmarked only against Blackwell": the published comparison
             if TOPIC_BEFORE.search(text, max(0, at - 24), at) or TOPIC_HEADING.fullmatch(text):
                 continue  # "对于外界关心的独立第三方复测", "二、独立第三方复测": a topic, not a run
             if self._retold(number, clause, at):
@@ -1346,6 +1348,7 @@ PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sente
 
 
 # the tester named by a role word: "测试方为…", "复测方是…"
+ONLY_AGAINST = re.compile(r"\s+(?:only|just|solely)\s+(?:against|versus|vs\.?)\s", re.I)
 MAKERS_OWN = re.compile(
     r"由(?:厂商|厂家|原厂|官方|芯片公司|该公司|公司)(?:自己|自行)?自测"
     r"|\b(?:vendor|maker|manufacturer|company)[- ](?:run|self-reported|own)\b",
@@ -1491,7 +1494,8 @@ BRING_UP = re.compile(
     re.I,
 )
 NOT_THIRD_PARTY = re.compile(
-    r"(?:不是|并非|并不是|而非)(?:由)?(?:第三方|独立)|\bnot (?:by )?(?:an? )?(?:third[- ]party|independent|outside)\b",
+    r"(?:不是|并非|并不是|而非)(?:由)?(?:第三方|独立)|\bnot (?:by )?(?:an? )?(?:third[- ]party|independent|outside)\b"
+    r"|(?:还是|仍是|仍然是)(?:他们|官方|公司|厂商)自己(?:测|跑)的",
     re.I,
 )
 VENDORS_OWN = re.compile(
