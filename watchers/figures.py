@@ -524,6 +524,7 @@ class FigureReading:
                 and _owners_list(owner).search(sentence.text, 0, colon)
             )
             or self._by_owners_figures(sentence.text)
+            or self._owners_after(sentence.text, quantity.end)
             or (
                 owner is not None
                 and (
@@ -535,6 +536,15 @@ class FigureReading:
                 )
             )
         )
+
+    def _owners_after(self, text: str, end: int) -> bool:
+        """Is the figure said to be the owner's after it ("the 104x is still OpenAI's alone")?"""
+        owner = self.subject.owner
+        link = IS_WHOSE.match(text, end)
+        if owner is None or link is None:
+            return False
+        found = owner.match(text, link.end())
+        return found is not None and text.startswith(("'s", "’s"), found.end())
 
     def _by_owners_figures(self, text: str) -> bool:
         """Does the sentence open on the owner's figures as its source ("按官方 8 月数据，…",
@@ -1420,6 +1430,11 @@ COMPARISON = re.compile(
 LIST_GOES_ON = re.compile(r"[\s,，、]*(?:and\s+|和|及)?\d")
 
 
+# the figure, then whose it is: "… 104x is still OpenAI's alone"
+IS_WHOSE = re.compile(
+    r"\S{0,3}\s+(?:is|are|was|were|remains?|stays?)\s+(?:still\s+|only\s+|just\s+|entirely\s+)*",
+    re.I,
+)
 # a sentence led by the figures it goes by: "按官方 8 月数据，…", "According to OpenAI's figures, …"
 BY_FIGURES_OF = re.compile(
     r"^\W*(?:按|据|根据|按照|依照|依据|according to|going by|based on)\s*([^，,。；;:：]{1,30}?)\s*"

@@ -445,7 +445,8 @@ def heading_denominator(heading: str) -> tuple[str, float] | None:
 
 
 # where a unit may start in a heading: after an opening bracket, a colon or a comma, or at a word
-UNIT_START = re.compile(r"[(（:：,，]\s*|\b(?=[A-Za-z])|(?<=[\u4e00-\u9fff])(?=\S)")
+# (not the "s" of a possessive: "OpenAI's figures" names no seconds)
+UNIT_START = re.compile(r"[(（:：,，]\s*|(?<!['’])\b(?=[A-Za-z])|(?<=[\u4e00-\u9fff])(?=\S)")
 
 
 @lru_cache(maxsize=512)
