@@ -86,3 +86,11 @@ def test_where_the_store_lives(tmp_path):
     assert mine.parent == tmp_path and mine.name.startswith("needles-py3")
     xdg = needle_store.location({"XDG_CACHE_HOME": str(tmp_path)})
     assert xdg.parent == tmp_path / "claimwatch"
+
+
+def test_no_home_keeps_nothing(monkeypatch):
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(needle_store.Path, "home", staticmethod(no_home))
+    assert needle_store.location({}) is None

@@ -29,7 +29,12 @@ def location(environ: Mapping[str, str] = os.environ) -> Path | None:
     """The store's file; None when `CLAIMWATCH_CACHE_DIR` is set empty."""
     folder = environ.get("CLAIMWATCH_CACHE_DIR")
     if folder is None:
-        base = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = environ.get("XDG_CACHE_HOME")
+        if not base:
+            try:
+                base = str(Path.home() / ".cache")
+            except RuntimeError:  # no home to find (a service account without one): keep nothing
+                return None
         folder = str(Path(base) / "claimwatch")
     if not folder:
         return None

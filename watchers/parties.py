@@ -1347,13 +1347,15 @@ METHOD_HEAD = re.compile(
 PARTY_RANK = ["", "someone", "owner", "independent"]  # who measured, when sentences differ
 
 
-# the tester named by a role word: "测试方为…", "复测方是…"
+# after a measuring word, what it was measured against alone: the published comparison retold
 ONLY_AGAINST = re.compile(r"\s+(?:only|just|solely)\s+(?:against|versus|vs\.?)\s", re.I)
+# a maker testing what it makes: "这组数据由厂商自测", "vendor-run numbers"
 MAKERS_OWN = re.compile(
     r"由(?:厂商|厂家|原厂|官方|芯片公司|该公司|公司)(?:自己|自行)?自测"
     r"|\b(?:vendor|maker|manufacturer|company)[- ](?:run|self-reported|own)\b",
     re.I,
 )
+# the tester named by a role word: "测试方为…", "复测方是…"
 TESTER_IS = re.compile(r"(?:(?:测试|复测|测评|评测)方(?:为|是)|(?:动手|操刀|上手|出手)的是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
