@@ -742,8 +742,8 @@ class FigureReading:
         """The sentence before `number`, past the list items or table rows before it when it is
         one of them."""
         back = number - 1
-        if _listed(self.analysed[number][0].text):
-            while back > 0 and _listed(self.analysed[back][0].text):
+        if _item_or_row(self.analysed[number][0].text):
+            while back > 0 and _item_or_row(self.analysed[back][0].text):
                 back -= 1
         return back
 
@@ -755,13 +755,13 @@ class FigureReading:
             return metric
         # the sentence before, or up to three back past sentences with no figure ("both held
         # at 169 tokens per second per user." "And throughput per kilowatt at that point?")
-        listed = _listed(self.analysed[number][0].text)
+        listed = _item_or_row(self.analysed[number][0].text)
         for back in range(number - 1, max(self.sections[number], number - 3) - 1, -1):
             before = self.analysed[back][0].text
             for other in self.subject.metrics:
                 if other.wide and other.quantity == quantity.quantity and other.cues.search(before):
                     return other
-            if listed and _listed(before):
+            if listed and _item_or_row(before):
                 continue  # a list's items (a table's rows) go back to its lead, past those before
             if quantities(before):
                 break
@@ -1525,7 +1525,7 @@ NOT_RUN_CELL = re.compile(
 )
 
 
-def _listed(text: str) -> bool:
+def _item_or_row(text: str) -> bool:
     """Is the sentence a list's item or a table's row?"""
     return bool(LIST_LINE.match(text) or TABLE_ROW.fullmatch(text))
 
