@@ -90,9 +90,9 @@ ALONE = re.compile(rf"^\s*{TOKENS_ALONE}", re.I)
 AFTER = [
     ("throughput-per-power", 1 / 3600, re.compile(rf"^\s*{THROUGHPUT}?{PER_KWH}", re.I)),
     ("throughput-per-power", 1 / 3_600_000, re.compile(rf"^\s*{THROUGHPUT}?{PER_MWH}", re.I)),
-    ("throughput-per-power", 1.0, re.compile(rf"^\s*{THROUGHPUT}?{PER_KW}", re.I)),
-    ("throughput-per-power", 1e-3, re.compile(rf"^\s*{THROUGHPUT}?{PER_MW}", re.I)),
-    ("throughput-per-power", 1e3, re.compile(rf"^\s*{THROUGHPUT}?(?:{PER_W}|{PER_J})", re.I)),
+    ("throughput-per-power", 1.0, re.compile(rf"^\s*(?:{THROUGHPUT})?{PER_KW}", re.I)),
+    ("throughput-per-power", 1e-3, re.compile(rf"^\s*(?:{THROUGHPUT})?{PER_MW}", re.I)),
+    ("throughput-per-power", 1e3, re.compile(rf"^\s*(?:{THROUGHPUT})?(?:{PER_W}|{PER_J})", re.I)),
     ("throughput-per-user", 1.0, re.compile(rf"^\s*{THROUGHPUT}{PER_USER}", re.I)),
     ("throughput", 1 / 60, re.compile(rf"^\s*{TOKENS}{PER_MINUTE}", re.I)),
     ("throughput", 1 / 3600, re.compile(rf"^\s*{TOKENS}{PER_HOUR}", re.I)),
@@ -202,7 +202,8 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
                 Quantity(match.start(), match.end(), [lo, hi], kind, _after_comparator(before))
             )
             taken.append((match.start(), match.end()))
-    denominated: tuple[str, float, int] | None = None  # the last per-user or per-power unit
+    # the last per-user or per-power unit: (quantity, factor, where it ends, its figure's value)
+    denominated: tuple[str, float, int, float] | None = None
     bare: list[re.Match] = []  # numbers with no unit of their own since the last with one
     for match in NUMBER.finditer(sentence):
         if any(s <= match.start() < e for s, e in taken):
@@ -212,12 +213,12 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             bare.append(match)
             continue
         quantity, factor, end = found
-        if quantity == "throughput" and denominated and _carries(sentence, denominated[2], match):
+        number = to_number(match.group("n"), match.group("m"))
+        if quantity == "throughput" and denominated and _carries(sentence, denominated, match, number):
             quantity, factor = denominated[:2]  # "单用户…为 742 token/s，在 Kimi 上为 668 token/s"
         # (an energy per token, a negative factor, carries to nothing after it)
         if quantity.startswith("throughput-per") and factor > 0:
-            denominated = (quantity, factor, end)
-        number = to_number(match.group("n"), match.group("m"))
+            denominated = (quantity, factor, end, number * factor)
         # energy for each token is the inverse of tokens for each unit of energy
         value = (-factor / number if number else 0.0) if factor < 0 else number * factor
         # the other side of a comparison, or a difference ("38 tok/s slower than OpenAI's 700"):
@@ -397,11 +398,20 @@ SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+|openai['’]s\s+|[\w-]
 PAIR_AND = re.compile(r"\s*(?:,\s*)?(?:and|&|和|与|及)\s*", re.I)
 
 
-def _carries(sentence: str, after: int, match: re.Match) -> bool:
-    """Does the denominator of a throughput ending at `after` still hold for the next one: the
-    same clause run ("…on R1 and 668 tok/s on Kimi"), no new measure named between?"""
-    between = sentence[after : match.start()]
-    return len(between) <= 40 and not NEW_MEASURE.search(between)
+def _carries(sentence: str, denominated: tuple, match: re.Match, number: float) -> bool:
+    """Does the denominator of the throughput before (`denominated`) still hold for the next one,
+    `number`: the same clause run ("…on R1 and 668 tok/s on Kimi"), no new measure named between?
+    Across a semicolon only for a figure of the same scale, the parallel clause of a list
+    ("每千瓦吞吐为 8.49 万 tokens/s；Kimi K2.5 则只有 1.71 万 tokens/s"), not a total beside it."""
+    between = sentence[denominated[2] : match.start()]
+    if len(between) > 40:
+        return False
+    if NEW_MEASURE.search(SEMICOLON.sub("", between)):
+        return False
+    if not SEMICOLON.search(between):
+        return True
+    ratio = number * denominated[1] / denominated[3] if denominated[3] else 0
+    return 1 / 10 <= ratio <= 10
 
 
 def _unit(sentence: str, match: re.Match) -> tuple[str, float, int] | None:
@@ -535,6 +545,7 @@ NEW_MEASURE = re.compile(
     r"|总|整机|吞吐|峰值|每(?:千瓦|兆瓦|瓦|卡|颗)|\b(?:vs\.?|versus|against|than)\b|对比|相比|比",
     re.I,
 )
+SEMICOLON = re.compile(r"[;；]")
 PAIRED = re.compile(r"\s*/\s*\d")
 PAIRED_BEFORE = re.compile(r"\d\s*[kK]?\s*/\s*$")
 
