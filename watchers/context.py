@@ -125,7 +125,27 @@ def scopes(
                 if direction == "backward" and CJK.search(text):
                     reach = _topic_clause(sentence, reach, match.start())
                 out.append(reach)
-    return out
+    return out + _row_label_hearsay(text, out)
+
+
+# a table's row read as "label: cell; cell": "B0 yield around 60 %: Where it comes from a
+# substrate supplier's estimate; OpenAI's answer …"
+ROW = re.compile(r"([^:：;\n]{1,60})[:：]\s[^;\n]*;\s")
+ROW_HEARSAY = ("rumour", "estimate")
+DIGIT = re.compile(r"\d")
+
+
+def _row_label_hearsay(text: str, found: list[Scope]) -> list[Scope]:
+    """A row whose cell says its figure is hearsay or an estimate says so of its label, where
+    the figure stands in a table whose first column holds the claims."""
+    row = ROW.match(text)
+    if row is None or not DIGIT.search(row.group(1)):
+        return []  # (the label holds no figure: "OpenAI update: ramp moved to 2028; we trim …")
+    label_end = row.end(1)
+    return [
+        Scope(0, label_end, category)
+        for category in sorted({s.category for s in found if s.category in ROW_HEARSAY and s.start > label_end})
+    ]
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -270,6 +270,10 @@ class PartyReading:
                 continue  # "此次发布不包含新的测试结果": the phrase itself says there is none
             if ONLY_AGAINST.match(text, verb.end()):
                 continue  # "Jalapeño, benchmarked only against Blackwell": the published comparison
+            if self._in_field_name(number, [(at, verb.end())]) and not DOER_LABEL.search(
+                text, verb.end(), text.find(":") if ":" in text else text.find("：")
+            ):
+                continue  # "Independent re-test: none", "第三方复测: 暂无": a field's name (not "Run by:")
             if TOPIC_BEFORE.search(text, max(0, at - 24), at) or TOPIC_HEADING.fullmatch(text):
                 continue  # "对于外界关心的独立第三方复测", "二、独立第三方复测": a topic, not a run
             if self._retold(number, clause, at):
@@ -394,6 +398,8 @@ class PartyReading:
                 and not RUN_AS_NOUN.match(text, verb.end())
                 # arithmetic: "ran its accelerator's August numbers through our data-centre sheet"
                 and not THROUGH_A_SHEET.match(text, verb.end())
+                # a topic left to another piece: "第三方测试另文梳理", "re-tests get a post of their own"
+                and not ELSEWHERE.match(text, verb.end())
             ]
             self._verbs_in[number] = found
         return found
@@ -1356,6 +1362,8 @@ MAKERS_OWN = re.compile(
     re.I,
 )
 # the tester named by a role word: "测试方为…", "复测方是…"
+# a field whose value names who did it: "Measured by:", "测试方:"
+DOER_LABEL = re.compile(r"\bby\b|方|机构|单位|者|人", re.I)
 TESTER_IS = re.compile(r"(?:(?:测试|复测|测评|评测)方(?:为|是)|(?:动手|操刀|上手|出手)的是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
@@ -1440,6 +1448,12 @@ ONE_MODEL = re.compile(
     re.I,
 )
 # a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
+ELSEWHERE = re.compile(
+    r"\w{0,4}\s*(?:(?:另文|另篇|另稿|单独成文|另行)(?:梳理|介绍|讨论|再谈|再说|详述|细说|分析)?"
+    r"|(?:are|is|get|gets|will be)\s+(?:covered|discussed|dealt with|treated)\s+(?:in\s+)?(?:a\s+)?"
+    r"(?:separate|separately|another|later|different)\b|(?:get|gets)\s+(?:a|an)\s+(?:post|piece|note|story)\s+of\s+(?:their|its)\s+own\b)",
+    re.I,
+)
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"
@@ -1469,7 +1483,8 @@ TOPIC_BEFORE = re.compile(
 # a heading that names a run and nothing else: "二、独立第三方复测", "3. An independent re-test"
 TOPIC_HEADING = re.compile(
     r"\W*(?:[一二三四五六七八九十]{1,2}[、.]|\d{1,2}[.、)]|#{1,4})?\s*(?:the\s+|an?\s+)?"
-    r"(?:独立|第三方|外部|independent|outside|third[- ]party|\s)*(?:复测|重测|实测|re-?tests?|replications?)\W*",
+    r"(?:独立|第三方|外部|independent|outside|third[- ]party|\s)*"
+    r"(?:复测|重测|实测|re-?tests?|replications?|(?<=\s)(?:re-?)?runs?|measurements?|benchmarks?)\W*",
     re.I,
 )
 DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|one|its|their|this|that)\s+$", re.I)
