@@ -2036,7 +2036,8 @@ POSSESSIVE = re.compile(r"^\s*(?:'s|’s|的)?\s*(?:(?:own|new|in-house|自研)\
 PAIR_JOIN = re.compile(
     r"[`'\"’”)）\]\s]*(?:nvl\d+\s*)?(?:racks?\s+|systems?\s+|boards?\s+|机柜|系统|板卡|服务器|整机)?\s*"
     r"(?:and|against|versus|vs\.?|alongside|next to|beside|和|与|及|对比|对阵)\s*"
-    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|\w+\s*的\s*|the\s+)?"
+    # (a Chinese attribute may hold a name, spaced by normalising: "一台向 OpenAI 借来的")
+    r"(?:on\s+|with\s+)?(?:an?\s+)?(?:\w+(?:'s|’s)\s+|(?:\w+\s*){1,4}?的\s*|the\s+)?"
     r"(?:(?:one|two|three|four|\d+|loaned|rented|borrowed|its|their|own|a0|b0)\s+){0,3}",
     re.I,
 )
