@@ -1720,14 +1720,28 @@ GUEST_INTRO = re.compile(
 def _set_apart(text: str, at: int) -> bool:
     """Is the model at `at` named in what the run is set apart from ("与 6 月那份只测 GPT-OSS 不同，
     这次换成了…", "Unlike the June report, which covered only GPT-OSS, …")?"""
-    return bool(
-        SET_APART_ZH.search(text, max(0, at - 24), at) and DIFFERENT_ZH.match(text, at)
-    ) or bool(UNLIKE_BEFORE.search(text, max(0, at - 60), at))
+    return (
+        bool(SET_APART_ZH.search(text, max(0, at - 24), at) and DIFFERENT_ZH.match(text, at))
+        or bool(UNLIKE_BEFORE.search(text, max(0, at - 60), at))
+        # left out: "on all but Kimi K2.5", "除了 Kimi K2.5", "Kimi K2.5 is missing"
+        or bool(MODEL_LEFT_OUT_BEFORE.search(text, max(0, at - 16), at))
+        or bool(MODEL_LEFT_OUT_AFTER.match(text, at))
+    )
 
 
 SET_APART_ZH = re.compile(r"(?:与|和|跟|同)[^，,。；;]{0,20}$")
 DIFFERENT_ZH = re.compile(r"[^，,。；;]{0,24}?(?:不同|不一样|有别|有所不同)")
 UNLIKE_BEFORE = re.compile(r"\bunlike\b[^,;.]{0,60}$", re.I)
+# a model the run left out: "on all but Kimi K2.5", "除了 Kimi K2.5", "Kimi K2.5 is missing"
+MODEL_LEFT_OUT_BEFORE = re.compile(
+    r"\b(?:all but|except(?: for)?|excluding|other than|apart from|save for|without)\s+(?:the\s+)?$|除了?\s*$|除\s*$",
+    re.I,
+)
+MODEL_LEFT_OUT_AFTER = re.compile(
+    r"[\w .-]{0,24}?\s+(?:is|was|were|are)\s+(?:missing|absent|left out|not (?:tested|run|included|covered))\b"
+    r"|[\w .-]{0,24}?(?:缺席|没测|未测|没有测|没跑|未跑|不在其中)",
+    re.I,
+)
 
 
 # a firm named as one the party has ties with, or none: "和英伟达、OpenAI 都没有合作关系的", "with
