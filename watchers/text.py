@@ -35,7 +35,8 @@ SPAN_END = re.compile(
     r"|,?\s+(?=(?:but|while|whereas|although|though|however|even as|except that)\b)"
     # "yet" as "but": not "not yet", "yet to", "no one has yet re-run it", "yet another"
     rf"|(?=[,\s]){NOT_BUT},?\s+(?=yet\b(?!\s+(?:to|again|another|more)\b))"
-    r"|,\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
+    # (a comma inside a closing quote too: '"completed qualification in February," and that …')
+    r"|,[\"”’']?\s*(?=(?:and|so|which|who|where|because|as|after|when|whereas|meaning)\s)"
     # speech without commas: a filler, or a new subject after "and", "so", "because" ("…not by the
     # submitter and I want to be careful … um we also logged power")
     r"|\s+(?=(?:um|uh|erm|uhm)\b)|\s+(?=(?:and|so|because)\s+(?:i|we|you|they|he|she)\s)"
