@@ -1373,10 +1373,12 @@ CORRECTION = re.compile(
 )
 EARLIER_ARTICLE = re.compile(
     r"\b(?:a|an|the|our|this|an earlier|a previous|[\w.’']+(?:'s|’s))\s+(?:[\w.,]+\s+){0,3}?"
-    r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter)\s+"
+    r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter|letter|note|column)\s+"
     r"(?:(?:on|of|from|published|dated|last)\s+(?:[\w.,]+\s+){0,3}?)?"
     r"(?:(?:also|originally|previously|wrongly|incorrectly|mistakenly|erroneously)\s+)?"
     r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
+    # the writer's own earlier words, in a correction: "In our first-quarter letter, … we wrote that"
+    r"|\bwe\s+(?:had\s+|originally\s+|wrongly\s+|incorrectly\s+)?(?:wrote|said|reported|stated|claimed)\s+that\b"
     r"|(?:原文|原报道|此前报道|早前报道|该文|前文|一文|推文|文章|报道|稿件|快讯)(?:中)?(?:称|说|写道|提到)"
     r"|关于\s*[“\"《][^”\"》]{1,60}[”\"》]\s*(?:的|一)(?:报道|文章|文|消息|稿件)",
     re.I,
