@@ -1484,6 +1484,8 @@ TOPIC_BEFORE = re.compile(
 TOPIC_HEADING = re.compile(
     r"\W*(?:[一二三四五六七八九十]{1,2}[、.]|\d{1,2}[.、)]|#{1,4})?\s*(?:the\s+|an?\s+)?"
     r"(?:独立|第三方|外部|independent|outside|third[- ]party|\s)*"
+    # (the device's name may stand before the noun: "An independent Jalapeño re-test.")
+    r"(?:(?<=\s)[\w-]+\s+)?"
     r"(?:复测|重测|实测|re-?tests?|replications?|(?<=\s)(?:re-?)?runs?|measurements?|benchmarks?)\W*",
     re.I,
 )
