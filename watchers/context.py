@@ -142,10 +142,8 @@ def _row_label_hearsay(text: str, found: list[Scope]) -> list[Scope]:
     if row is None or not DIGIT.search(row.group(1)):
         return []  # (the label holds no figure: "OpenAI update: ramp moved to 2028; we trim …")
     label_end = row.end(1)
-    return [
-        Scope(0, label_end, category)
-        for category in sorted({s.category for s in found if s.category in ROW_HEARSAY and s.start > label_end})
-    ]
+    said = {s.category for s in found if s.category in ROW_HEARSAY and s.start > label_end}
+    return [Scope(0, label_end, category) for category in sorted(said)]
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

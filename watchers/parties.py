@@ -271,7 +271,7 @@ class PartyReading:
             if ONLY_AGAINST.match(text, verb.end()):
                 continue  # "Jalapeño, benchmarked only against Blackwell": the published comparison
             if self._in_field_name(number, [(at, verb.end())]) and not DOER_LABEL.search(
-                text, verb.end(), text.find(":") if ":" in text else text.find("：")
+                text, verb.end(), FIELD_COLON.search(text, verb.end()).start()
             ):
                 continue  # "Independent re-test: none", "第三方复测: 暂无": a field's name (not "Run by:")
             if TOPIC_BEFORE.search(text, max(0, at - 24), at) or TOPIC_HEADING.fullmatch(text):
@@ -1361,9 +1361,10 @@ MAKERS_OWN = re.compile(
     r"|\b(?:vendor|maker|manufacturer|company)[- ](?:run|self-reported|own)\b",
     re.I,
 )
-# the tester named by a role word: "测试方为…", "复测方是…"
 # a field whose value names who did it: "Measured by:", "测试方:"
 DOER_LABEL = re.compile(r"\bby\b|方|机构|单位|者|人", re.I)
+FIELD_COLON = re.compile(r"[:：]")
+# the tester named by a role word: "测试方为…", "复测方是…"
 TESTER_IS = re.compile(r"(?:(?:测试|复测|测评|评测)方(?:为|是)|(?:动手|操刀|上手|出手)的是)\s*")
 RERUN = re.compile(
     r"re-?test\w*|re-?ran|re-?run\w*|re-?measur\w*|replicat\w*|reproduc\w*|复测|重测|重跑|复现",
@@ -1447,13 +1448,14 @@ ONE_MODEL = re.compile(
     r"|(?<!大多)(?<!大都)(?<!多半)(?<!往往)(?:仅|只)(?:测|跑|复测)了?\s*[^，,。；;]{1,16}?(?:一|1)\s*(?:个|款)模型",
     re.I,
 )
-# a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
+# a topic left to another piece: "第三方测试另文梳理", "re-tests are covered in a separate post"
 ELSEWHERE = re.compile(
     r"\w{0,4}\s*(?:(?:另文|另篇|另稿|单独成文|另行)(?:梳理|介绍|讨论|再谈|再说|详述|细说|分析)?"
     r"|(?:are|is|get|gets|will be)\s+(?:covered|discussed|dealt with|treated)\s+(?:in\s+)?(?:a\s+)?"
     r"(?:separate|separately|another|later|different)\b|(?:get|gets)\s+(?:a|an)\s+(?:post|piece|note|story)\s+of\s+(?:their|its)\s+own\b)",
     re.I,
 )
+# a check of the hardware, not a benchmark run: "in acceptance testing", "验收测试"
 NOT_A_BENCHMARK = re.compile(
     r"(?:\b(?:acceptance|burn-?in|qualification|reliability|compliance|factory|incoming|smoke"
     r"|regression|stress)|验收|老化|可靠性|出厂)\s*$"

@@ -214,7 +214,11 @@ def quantities(sentence: str) -> tuple[Quantity, ...]:
             continue
         quantity, factor, end = found
         number = to_number(match.group("n"), match.group("m"))
-        if quantity == "throughput" and denominated and _carries(sentence, denominated, match, number):
+        if (
+            quantity == "throughput"
+            and denominated
+            and _carries(sentence, denominated, match, number)
+        ):
             quantity, factor = denominated[:2]  # "单用户…为 742 token/s，在 Kimi 上为 668 token/s"
         # (an energy per token, a negative factor, carries to nothing after it)
         if quantity.startswith("throughput-per") and factor > 0:
