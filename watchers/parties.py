@@ -1722,12 +1722,12 @@ GUEST_INTRO = re.compile(
 
 
 def _set_apart(text: str, at: int) -> bool:
-    """Is the model at `at` named in what the run is set apart from ("与 6 月那份只测 GPT-OSS 不同，
-    这次换成了…", "Unlike the June report, which covered only GPT-OSS, …")?"""
+    """Is the model at `at` named as no part of the run: in what the run is set apart from ("与 6 月
+    那份只测 GPT-OSS 不同，这次换成了…", "Unlike the June report, which covered only GPT-OSS, …"),
+    or as left out of it ("on all but Kimi K2.5", "除了 Kimi K2.5", "Kimi K2.5 is missing")?"""
     return (
         bool(SET_APART_ZH.search(text, max(0, at - 24), at) and DIFFERENT_ZH.match(text, at))
         or bool(UNLIKE_BEFORE.search(text, max(0, at - 60), at))
-        # left out: "on all but Kimi K2.5", "除了 Kimi K2.5", "Kimi K2.5 is missing"
         or bool(MODEL_LEFT_OUT_BEFORE.search(text, max(0, at - 16), at))
         or bool(MODEL_LEFT_OUT_AFTER.match(text, at))
     )
