@@ -1365,7 +1365,8 @@ HANDLE = re.compile(
 # a correction, and the sentence in it that says what the earlier article said ("A Nov. 28
 # article said…", "An article on Nov. 12 said…", "本站 9 月 16 日的报道称…")
 CORRECTION = re.compile(
-    r"(?:^|\n)\W*(?:correction|clarification|更正|勘误|澄清)|\b(?:has|have) been corrected\b"
+    r"(?:^|\n)\W*(?:correction|clarification|corrected\b|更正|勘误|澄清)"
+    r"|\b(?:has|have) been (?:corrected|withdrawn|retracted)\b"
     r"|\bwe (?:have )?corrected\b|\bwe regret\b|\bcorrection to\b|特此更正|予以更正|现更正"
     r"|(?:^|\n)\W*retraction\b|\bwe (?:are |have )?(?:retract(?:ed|ing)?|withdr[ae]wn?) (?:the|this|our|that)\b"
     r"|撤稿|撤回(?:该|此|这篇|本篇)?(?:报道|文章|稿件|消息)",
@@ -1373,8 +1374,9 @@ CORRECTION = re.compile(
 )
 EARLIER_ARTICLE = re.compile(
     r"\b(?:a|an|the|our|this|an earlier|a previous|[\w.’']+(?:'s|’s))\s+(?:[\w.,]+\s+){0,3}?"
-    r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter|letter|note|column)\s+"
-    r"(?:(?:on|of|from|published|dated|last)\s+(?:[\w.,]+\s+){0,3}?)?"
+    r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter|letter|note|column"
+    r"|flash|alert|headline|bulletin|tweet|dispatch)\s+"
+    r"(?:(?:on|of|from|published|dated|last|sent|issued|posted|filed|moved)\s+(?:[\w.,:]+\s+){0,5}?)?"
     r"(?:(?:also|originally|previously|wrongly|incorrectly|mistakenly|erroneously)\s+)?"
     r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
     # the writer's own earlier words, in a correction: "In our first-quarter letter, … we wrote that"

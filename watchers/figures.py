@@ -1261,13 +1261,23 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
     # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
     start = max(quantity.start - 30, max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1)
     ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
-    near = text[start : min([quantity.end + 20, *ends])]
+    # (what the sentence says the figure is, to its clause's end: "the 85% figure is OpenAI's
+    # target for the end of the year")
+    reach = 60 if FIGURE_IS.match(text, quantity.end) else 20
+    near = text[start : min([quantity.end + reach, *ends])]
     return (
         metric.quantity == quantity.quantity
         and not (metric.exclude and metric.exclude.search(near))
         and not (metric.unless and metric.unless.search(text))
         and not (metric.needs and not metric.needs.search(text) and not metric.needs.search(before))
     )
+
+
+# the figure as a sentence's subject: "85% figure is", "85% was", "85% 是"
+FIGURE_IS = re.compile(
+    r"\s*(?:(?:figure|number|reading|value|one)\s+)?(?:is|was|are|were|remains|stays)\b|\s*(?:是|为)",
+    re.I,
+)
 
 
 MAGNITUDE = 10  # a figure this many times off the claim's value measures something else

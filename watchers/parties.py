@@ -847,6 +847,7 @@ class PartyReading:
                 p is not None and p.match(text, m.start())
                 for p in (self.subject.owner, self.subject.names, self.subject.others)
             )
+            and not BENCHMARK_AFTER.match(text, m.end())  # "InferenceX 8k/1k 单轮负载": a harness
         ]
 
     def _firm_before(self, sentence: str, at: int, found: list[tuple[int, str]]) -> bool:
@@ -944,6 +945,15 @@ class PartyReading:
                     # "SemiAnalysis, which only watched OpenAI's runs, this time ran it itself":
                     # an owner named in an aside is not who "itself" is)
                     parties.append((m.start(), "owner"))  # "由 OpenAI 自行完成": the owner itself
+                elif (
+                    kind == "independent"
+                    and not parties
+                    and BARE_SELF.fullmatch(m.group(0))
+                    and not FIRM_NAME.search(masked, 0, m.start())
+                    and not PRONOUN_LEAD.search(masked, 0, m.start())
+                    and self._owner_named_last(number)
+                ):  # "…数据由 OpenAI 自己跑。" then "虽然还是自己跑的": the one named last
+                    parties.append((m.start(), "owner"))
                 elif (
                     kind == "independent"
                     and owner is not None
@@ -1118,7 +1128,9 @@ class PartyReading:
             for read in self.analysed:
                 mark = AUTHOR.match(read.sentence.text)
                 if mark:
-                    said = f"{mark['name'].replace('_', ' ')} {mark['flair'] or ''}"
+                    # ("@OpenAIHardware" is OpenAI's: a capital run ends where a word begins)
+                    name = CAPITALS_END.sub(" ", mark["name"].replace("_", " "))
+                    said = f"{name} {mark['flair'] or ''}"
                     author = "owner" if self.subject.owner.search(said) else "independent"
                 if author == "independent" and self._staff_says(read.sentence.text):
                     author = "owner"  # the post's writer says they work for the owner
@@ -1607,6 +1619,8 @@ def staff_named(text: str, owner: re.Match) -> bool:
 
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 WE = re.compile(r"我们|我(?!国)|\b(?:we|our|i)\b", re.I)
+# a reflexive standing alone (not 自测, 自行: "据云岭自测" names its doer)
+BARE_SELF = re.compile(r"自己|itself|themselves", re.I)
 
 
 # a transcript's turn: a short name, a role or 问/答 before a colon at the start of a line
@@ -1620,6 +1634,7 @@ AUTHOR = re.compile(
     r"\s*(?:[>↳]\s*)*(?:\*\*)?(?:@|u/)(?P<name>[A-Za-z0-9_.-]{2,30})(?:\*\*)?"
     r"(?:\s*\((?P<flair>[^()]{1,40})\))?(?:\*\*)?\s*(?:[:·|]|$)"
 )
+CAPITALS_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
 PASSIVE_AGENT = re.compile(r"由|被|\bby\b", re.I)
 THIRD_PERSON = re.compile(r"(?:they|he|she|他们|她们|他|她)(?![\w'’])", re.I)
 # the subject of a speaker's clause before its verb: "上个月我们已经在技术博客上" (not "we build the
@@ -1686,6 +1701,11 @@ def firm_name(more: int) -> str:
 
 
 FIRM_NAME = re.compile(firm_name(1))
+# a name followed by a workload or a harness word names a benchmark, not a firm
+BENCHMARK_AFTER = re.compile(
+    r"\s*(?:\d+(?:\.\d+)?\s*k\s*(?:/|input|输入)|(?:harness|benchmark|suite)\b|框架|负载|基准|套件)",
+    re.I,
+)
 NAME_WORD_BEFORE = re.compile(r"(?-i:[A-Z][\w&'’-]*)\s+$")
 WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
 
