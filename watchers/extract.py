@@ -1470,7 +1470,7 @@ WE_SUBJECT = re.compile(
 )
 # "both systems" as a mention of the devices themselves (parties.BOTH: two devices run together)
 BOTH_DEVICES = re.compile(
-    r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b"
+    r"\bboth (?:systems|chips|accelerators|devices|platforms|parts|boards)\b(?!\s+of\b)"
     r"|(?:两套|两款|两个|两台)(?:系统|芯片|平台|加速器)(?:都|均|全都)",
     re.I,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 from watchers.base import Candidate
 from watchers.context import NOT_FACT, PLANNED
@@ -158,6 +158,9 @@ class FigureReading:
             stated = None
             bare = bare_numbers(sentence.text)
             found = sorted([*quantities(sentence.text), *bare], key=_start)
+            if found:
+                # (a workload's lengths are no figures: "8192 → 1024 tokens")
+                found = [q for q in found if not _in_workload(sentence.text, _start(q))]
             if not found:
                 continue  # no figure: nothing of this sentence is read
             respective = self._respectively(number)
@@ -924,6 +927,21 @@ WORKLOAD = [
         "io",
     ),
     (re.compile(r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)k\s*/\s*(?P<o>\d+(?:\.\d+)?)k\b", re.I), "io"),
+    # an arrow from input to output: "8k → 1k", "8192 -> 1024 tokens"
+    (
+        re.compile(
+            r"(?<![\w.])(?P<i>\d+(?:\.\d+)?)\s*k\s*(?:→|->|⇒|➝|⟶)\s*(?P<o>\d+(?:\.\d+)?)\s*k\b",
+            re.I,
+        ),
+        "io",
+    ),
+    (
+        re.compile(
+            r"(?<![\w.,])(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:→|->|⇒|➝|⟶)\s*"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})(?![\d,.])"
+        ),
+        "io-tokens",
+    ),
     # the label before the number: "输入 1,000、输出 8,000 个 token", "输入1k输出8k"
     (
         re.compile(
@@ -1029,6 +1047,16 @@ OFFICIAL_AFTER = re.compile(
     r"|\s*(?:口径|负载|设置)?\s*(?:下|上)?\s*的\s*(?:数字|成绩|结果|数据)",
     re.I,
 )
+
+
+@lru_cache(maxsize=256)
+def _workload_spans(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for pattern, _ in WORKLOAD for m in pattern.finditer(text))
+
+
+def _in_workload(text: str, at: int) -> bool:
+    """Does a workload's notation ("8192 → 1024", "8k input and 1k output") hold position `at`?"""
+    return any(start <= at < end for start, end in _workload_spans(text))
 
 
 def _comparands(text: str, match: re.Match) -> bool:

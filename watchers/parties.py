@@ -1187,6 +1187,10 @@ class PartyReading:
                 first = name.split()[0]
                 if len(first) >= 4:
                     words.add(first)
+                # a Chinese name called by its stem later: "观澜实验室" then "观澜在…上跑了"
+                stem = ZH_KIND_SUFFIX.sub("", name)
+                if not name.isascii() and stem != name and len(stem) >= 2:
+                    words.add(stem)
         return firm_pattern(tuple(sorted(words))) if words else None
 
     def _beyond_claims(self, sentence: str, ran: bool = False) -> bool:
@@ -1899,6 +1903,9 @@ ZH_FIRM_KIND = re.compile(
     # or a Chinese name of its kind: "独立评测机构启衡测评", "测试机构北辰实验室"
     r"|[\u4e00-\u9fff]{2,6}?(?:测评|评测|实验室|研究院|研究所|智算|算力|科技))"
 )
+
+
+ZH_KIND_SUFFIX = re.compile(r"(?:测评|评测|实验室|研究院|研究所|智算|算力|科技)$")
 
 
 # a firm introduced as one: "Brightline Systems, which benchmarks…", "Fieldnote's R1 run"
