@@ -968,6 +968,13 @@ class PartyReading:
                             and _bare(masked, m.start())
                             and self._owner_named_last(number, team=True)
                         )
+                        # "OpenAI … 追加了一段说明，称团队九月…重新跑了一轮": the team of the
+                        # owner whose words they are
+                        or (
+                            TEAM_WORD.fullmatch(m.group(0))
+                            and any(o < m.start() for o in owners)
+                            and bool(SAYS_BEFORE.search(masked, max(0, m.start() - 4), m.start()))
+                        )
                     )
                 ):
                     parties.append((m.start(), "owner"))  # "OpenAI's own lab", "OpenAI的团队"
@@ -2045,6 +2052,9 @@ STAFF = re.compile(
 )
 STAFF_AFTER_NAME = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?", re.I)
 TEAM_WORD = re.compile(r"(?:the\s+)?team|团队", re.I)
+SAYS_BEFORE = re.compile(
+    r"(?:称|表示|说|透露|介绍|\bsays?\s+(?:that\s+)?|\bsaid\s+(?:that\s+)?)\s*$", re.I
+)
 OWNERS_TEAM = re.compile(r"(?:'s|’s|的)?\s*(?:[\w-]+\s+){0,2}?(?:team\b|团队)|\s*\S{0,4}团队", re.I)
 # a question to the interviewee about their own run: "What did you actually run?", "你们这次测了什么？"
 YOU_RAN = re.compile(
