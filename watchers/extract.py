@@ -222,6 +222,7 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
     ahead = [a - TITLE_WIDE if said else a for a, said in zip(ahead, confirmed, strict=True)]
     above = looking_above(split)
     back = [b | a | u for b, a, u in zip(back, ahead, above, strict=True)]
+    back = _counted_items(split, whole, back)
     lead = (
         under_headings(split, text=text)
         if ":" in text or "：" in text or "\n" in text
@@ -236,6 +237,20 @@ def _read_item(item: ParsedItem, claims: dict[str, dict], only, r: Rules) -> lis
                 continue
             _keep(found, candidate, claims)
     return [c for c in found.values() if c.claim_id in claims]
+
+
+def _counted_items(split: list[Sentence], whole: list, back: list) -> list:
+    """An answer that counts what follows ("What would change your mind?" "Three things, in
+    order.") passes what it is (a plan, a wish) to the sentences it counts."""
+    out = list(back)
+    for number, sentence in enumerate(split):
+        lead = COUNT_LEAD.match(sentence.text)
+        carried = (whole[number] | back[number]) & LEAD_PASSES if lead else frozenset()
+        if carried:
+            count = COUNTS[lead.group("n").lower()]
+            for later in range(number + 1, min(len(split), number + 1 + count)):
+                out[later] = out[later] | carried
+    return out
 
 
 def _keep(found: dict, candidate: Candidate, claims: dict) -> None:
@@ -1386,6 +1401,16 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+# an answer that counts the things it goes on to list: "WIERZBICKI: Three things, in order.", "三件事："
+COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+COUNTS |= {"两": 2, "三": 3, "四": 4, "五": 5}
+COUNT_LEAD = re.compile(
+    r"^\W*(?:[A-Z][\w'’ .-]{0,30}[:：]\s*)?(?P<n>two|three|four|five|[2-5]|两|三|四|五)\s*(?:件|个|条|点)?\s*"
+    r"(?:things?|conditions?|items?|points?|signals?|steps?|事|条件|方面|信号)"
+    r"(?:,?\s+in (?:that |this )?order)?\s*[.:：。]?$",
+    re.I,
+)
+LEAD_PASSES = frozenset({"future", "hypothetical", "watchlist", "question"})
 # the subject as what another device's figure beat: "…, exceeding the 85,448 announced for"
 OUTDONE = re.compile(
     r"[,，]\s*(?:exceed(?:ing|s|ed)?|surpass(?:ing|es|ed)?|beat(?:ing|s)?|outpac(?:ing|es|ed)"

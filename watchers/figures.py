@@ -676,6 +676,12 @@ class FigureReading:
         anywhere in the sentence wins outright), else the only one with no cues. The words a
         metric needs may stand in the sentence `before` ("B0 is back. … 31 % more per watt")."""
         start = max(0, quantity.start - WINDOW_BEFORE)
+        # (in a list of ratios, what stands after the one before, up to a break, is its own:
+        # "1.6 to 3.2 times lower latency, and 1.9 to 3.5 times the interactive speed")
+        ratios = list(RATIO_BEFORE.finditer(text, start, quantity.start))
+        if ratios:
+            breaks = list(AFTER_BREAK.finditer(text, ratios[-1].end(), quantity.start))
+            start = breaks[-1].end() if breaks else start
         after = text[quantity.end : quantity.end + WINDOW_AFTER]
         after = AFTER_BREAK.split(after, maxsplit=1)[0]  # cues after a break: the next figure's
         window = text[start : quantity.end] + after
@@ -954,6 +960,15 @@ WORKLOAD = [
         re.compile(
             r"输入\s*(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*(?:个\s*token)?\s*[、,，/和]?\s*"
             r"输出\s*(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})",
+            re.I,
+        ),
+        "io-tokens",
+    ),
+    # the number before its label: "1024个输入token、8192个输出token"
+    (
+        re.compile(
+            r"(?P<i>\d{1,3}(?:,\d{3})+|\d{3,6})\s*个?\s*输入\s*(?:tokens?)?\s*[、,，/和与]?\s*"
+            r"(?P<o>\d{1,3}(?:,\d{3})+|\d{3,6})\s*个?\s*输出",
             re.I,
         ),
         "io-tokens",
@@ -1590,6 +1605,7 @@ RESPECTIVELY = re.compile(r"\brespectively\b|分别(?:为|是|达到|在)?", re.
 
 
 AFTER_BREAK = re.compile(r"[;；:：、，]|,(?!\d)")
+RATIO_BEFORE = re.compile(r"\d(?:\.\d+)?\s*(?:x\b|×|倍|times\b|-fold\b)", re.I)
 
 
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
