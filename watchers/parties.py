@@ -473,7 +473,7 @@ class PartyReading:
             and not self._parties(text[:at])
         ):
             # "答：上个月我们已经…公布了多轮对话的测试结果": the speaker's own, not the asker's party
-            return self._speaker(text)
+            return self._speaker(text, number)
         if A_KIND_OF.search(text, 0, at):
             return ""  # "A 32k-input run answers a different question": a kind of run, no one's
         if self._owners_run(text, at):
@@ -887,7 +887,9 @@ class PartyReading:
         owner = self.subject.owner
         parties = []
         we = (
-            "owner" if number is not None and number in self.owner_quotes else self._speaker(masked)
+            "owner"
+            if number is not None and number in self.owner_quotes
+            else self._speaker(masked, number)
         )
         for kind, pattern in (
             ("owner", owner),
@@ -1104,7 +1106,7 @@ class PartyReading:
                 return found[0][1] == "owner"
         return False
 
-    def _speaker(self, sentence: str) -> str:
+    def _speaker(self, sentence: str, number: int | None = None) -> str:
         """Who "we" is in this sentence: the owner when a quote is put in the owner's mouth
         ('"We measured 1,512 …," the company wrote', '"…," OpenAI's inference lead said'), else
         who "we" is in the item."""
@@ -1123,7 +1125,19 @@ class PartyReading:
         lead = SAID_BY.match(sentence)
         if lead and owner.search(lead.group(0)):
             return "owner"
+        # "OpenAI 在 GitHub 上公开了…仓库。" "配套博文称，这是“我们跑过的一切”": the document of
+        # the owner named last
+        if number is None:
+            number = self._number_of(sentence)
+        if DOC_SAYS.match(sentence) and self._owner_named_last(number):
+            return "owner"
         return self._author_of(sentence) or self._first_person
+
+    def _number_of(self, sentence: str) -> int | None:
+        """The number of the sentence with this text, if the item holds one."""
+        return next(
+            (n for n, read in enumerate(self.analysed) if read.sentence.text == sentence), None
+        )
 
     def _author_of(self, sentence: str) -> str:
         """Who wrote the post a sentence stands in: the nearest handle at or above it ("@hwang_oai
@@ -1960,6 +1974,7 @@ FIRM_NOT = {
     "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
     "It", "In", "On", "At", "For", "By", "With", "And", "But", "So", "As", "When", "After",
     "Nvidia", "Google", "Amazon", "Microsoft", "Meta", "AMD", "Intel", "Broadcom", "TSMC",
+    "GitHub", "Hugging", "HuggingFace", "arXiv", "X", "Weibo", "Reddit", "Twitter", "YouTube",
     "官方", "公司", "该公司", "团队", "他们", "我们", "对方", "双方", "媒体", "外媒", "记者", "随后",
     "此前", "同时", "另外", "此外", "今天", "昨天", "目前", "近日", "日前", "本周", "上周",
 }  # fmt: skip
@@ -2166,6 +2181,12 @@ ATTRIBUTION = re.compile(
 SPEAKER_LINE = re.compile(
     r"\b(?:replied|replies|wrote|writes|said|says|commented|comments|answered|answers|posted)"
     r"\s*[:：]\s*$|(?:回复|回答|写道|表示|说|评论)\s*[:：]\s*$",
+    re.I,
+)
+DOC_SAYS = re.compile(
+    r"\W*(?:配套|随附|同期|该|这篇)?(?:博文|博客|公告|声明|说明|文档|新闻稿)(?:中|里)?(?:称|表示|写道|说)"
+    r"|\W*the (?:accompanying |companion )?(?:post|blog post|release|statement|announcement)"
+    r"\s+(?:said|says|wrote|writes|added)\b",
     re.I,
 )
 SAID_BY = re.compile(r"[^:：“\"「。]{1,40}?(?:[:：]|(?:称|表示|说|写道|指出)\s*[:：]?\s*[“\"「])")
