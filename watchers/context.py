@@ -125,7 +125,7 @@ def scopes(
                 if direction == "backward" and CJK.search(text):
                     reach = _topic_clause(sentence, reach, match.start())
                 out.append(reach)
-    return out + _row_label_hearsay(text, out)
+    return out + _row_label_hearsay(text, out) + _label_of_value(text, out)
 
 
 # a table's row read as "label: cell; cell": "B0 yield around 60 %: Where it comes from a
@@ -144,6 +144,32 @@ def _row_label_hearsay(text: str, found: list[Scope]) -> list[Scope]:
     label_end = row.end(1)
     said = {s.category for s in found if s.category in ROW_HEARSAY and s.start > label_end}
     return [Scope(0, label_end, category) for category in sorted(said)]
+
+
+# a short label before its value: "2. 外部复测：多家实验室排队等机器", "AgentX：OpenAI 说会…补上"
+LABEL = re.compile(
+    r"\W*(?:\d{1,2}[.、)]\s*|[一二三四五六七八九十]{1,2}、\s*)?([^:：，,。；;\n]{1,12})[:：]\s*"
+)
+LABEL_DONE = re.compile(r"已|了|\b(?:is|are|was|were|has|have|had)\b", re.I)
+VALUE_PASSES = ("future", "negated", "watchlist", "hypothetical")
+VALUE_END = re.compile(r"[，,；;。.!?！？]")
+
+
+def _label_of_value(text: str, found: list[Scope]) -> list[Scope]:
+    """A label says what its value's first clause says of it: a label whose value is a plan, a
+    wait or a denial ("外部复测：多家实验室排队等机器", "AgentX: nothing yet") is no fact itself."""
+    label = LABEL.match(text)
+    if label is None or LABEL_DONE.search(label.group(1)) or ROW.match(text):
+        return []  # (a table's row: each cell says its own)
+    start = label.end()
+    stop = VALUE_END.search(text, start)
+    end = stop.start() if stop else len(text)
+    said = {
+        s.category
+        for s in found
+        if s.category in VALUE_PASSES and start <= s.start < end and s.end >= end
+    }
+    return [Scope(0, label.end(1), category) for category in sorted(said)]
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -1398,7 +1398,8 @@ EARLIER_ARTICLE = re.compile(
     r"|\bwe\s+(?:had\s+|originally\s+|wrongly\s+|incorrectly\s+)?(?:wrote|said|reported|stated|claimed)\s+that\b"
     # "We described Pellworth as an independent lab and the figures as measured."
     r"|\bwe\s+(?:had\s+|wrongly\s+|incorrectly\s+)?(?:described|called|characteri[sz]ed|presented|labell?ed)\b"
-    r"|(?:原文|原报道|此前报道|早前报道|该文|前文|一文|推文|文章|报道|稿件|快讯)(?:中)?(?:称|说|写道|提到)"
+    r"|(?:原文|原报道|此前报道|早前报道|该文|前文|一文|推文|文章|报道|稿件|快讯|(?:首发|原|初|此前的?|早前的?)版本)"
+    r"(?:中)?(?:称|说|写道|提到)"
     r"|关于\s*[“\"《][^”\"》]{1,60}[”\"》]\s*(?:的|一)(?:报道|文章|文|消息|稿件)",
     re.I,
 )

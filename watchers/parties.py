@@ -36,6 +36,7 @@ class PartyReading:
             return "", False, {}  # a subject with no measurement claim: nobody's run moves it
         who, conditions, named = "", {}, set()
         ran_in: set[int] = set()  # the stories a run is reported in
+        named_ours = False  # a sentence reporting the run names the subject
         full = False
         verbs = self.rules.verbs
         for number, read in enumerate(self.analysed):
@@ -53,6 +54,7 @@ class PartyReading:
                     continue
                 who = max((who, found), key=PARTY_RANK.index)
                 ran_in.add(self.sections[number])
+                named_ours = named_ours or any(m.ours for m in self.mentions[number])
                 conditions = _merge(conditions, self.conditions_in(text, number))
                 if "negated" not in statuses(
                     read.scopes, clause.start, clause.end
@@ -113,6 +115,8 @@ class PartyReading:
         if who == "independent" and self._told_in(VENDORS_OWN, ran_in):
             # "两边的成绩都是各自厂商自己提交、自己跑的": published by a third party, run by each maker
             who = "owner"
+        if who and not named_ours and self._left_out():
+            return "", False, {}  # "OpenAI did not submit Jalapeño.", then MLPerf's tests
         if who and (self._left_out(ran_in) or self._told_in(LOG_REVIEW, ran_in)):
             # "本次复测未包括 Jalapeño": the run was of something else; "we re-ran OpenAI's
             # logs": arithmetic on the owner's records, no run at all
@@ -1451,7 +1455,7 @@ UNTIL = re.compile(r"\b(?:until|till)\b|直到|直至", re.I)  # a state that la
 LEFT_OUT_BEFORE = re.compile(
     r"(?:未|没有|并未|不)(?:包括|包含|涉及|覆盖|复测|重测|测试?)了?\s*$"
     r"|\b(?:did not|didn't|does not|has not|hasn't|never)\s+(?:include|cover|re-?run|re-?test"
-    r"|re-?measure|run|test|measure|benchmark)\s+(?:anything\s+on\s+|a thing on\s+)?$"
+    r"|re-?measure|run|test|measure|benchmark|submit|enter)\s+(?:anything\s+on\s+|a thing on\s+)?$"
     # "they don't have a Jalapeño", "we do not have access to Jalapeño hardware", "没有拿到"
     r"|\b(?:don't|do not|doesn't|does not|didn't|did not|never)\s+(?:have|had|get|got)\s+"
     r"(?:(?:any\s+)?access\s+to\s+|a\s+|an\s+|any\s+)?$|(?:没有|没|未)(?:拿到|接触到?|摸到)(?:过)?\s*$"
