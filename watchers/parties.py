@@ -301,6 +301,10 @@ class PartyReading:
                 or (PARTICIPLE.match(verb.group(0)) and self._first_after(text, at, number))
                 or self._same_party(number, at)
             )
+            if not found and EXEC_BEFORE.search(text, 0, at) and self._owner_named_last(number):
+                # "OpenAI said …" then "VP of hardware engineering Simon Achterberg wrote that B0
+                # parts running GPT-OSS reached …": an executive of the owner named just before
+                found = "owner"
             if not found and number in self.turns and self._dropped_subject(number, clause, at):
                 found = "owner" if number in self.owner_quotes else self._first_person
                 # "老周：只测了 Kimi K2.5": the speaker's own run, the owner's when the speaker is theirs
@@ -1649,6 +1653,13 @@ def staff_named(text: str, owner: re.Match) -> bool:
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 WE = re.compile(r"我们|我(?!国)|\b(?:we|our|i)\b", re.I)
 # a reflexive standing alone (not 自测, 自行: "据云岭自测" names its doer)
+# an executive's title with no firm of its own: "VP of hardware engineering Simon Achterberg wrote"
+EXEC_BEFORE = re.compile(
+    r"\b(?:vp|svp|evp|vice[- ]president|chief\s+\w+\s+officer|cto|ceo|cfo|head of (?:hardware|silicon|"
+    r"infrastructure|inference|compute))\b(?:\s+(?:of|for)\s+[\w ]{1,30}?)?\s+(?:(?-i:[A-Z])[\w'-]+\s+){1,3}"
+    r"(?:wrote|said|says|told|writes|added|announced)\b",
+    re.I,
+)
 BARE_SELF = re.compile(r"自己|itself|themselves", re.I)
 
 
@@ -1973,6 +1984,7 @@ FIRM_APPOSITION = re.compile(
 MONTHS = {
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December", "Last", "Next", "Early", "Late", "Mid",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
 }  # fmt: skip
 FIRM_NOT = {
     "The", "A", "An", "This", "That", "These", "Those", "Our", "Their", "Its", "We", "They",
