@@ -1652,7 +1652,6 @@ def staff_named(text: str, owner: re.Match) -> bool:
 
 REFLEXIVE = re.compile(r"自测|自行|自己|\bitself\b|\bthemselves\b", re.I)
 WE = re.compile(r"我们|我(?!国)|\b(?:we|our|i)\b", re.I)
-# a reflexive standing alone (not 自测, 自行: "据云岭自测" names its doer)
 # an executive's title with no firm of its own: "VP of hardware engineering Simon Achterberg wrote"
 EXEC_BEFORE = re.compile(
     r"\b(?:vp|svp|evp|vice[- ]president|chief\s+\w+\s+officer|cto|ceo|cfo|head of (?:hardware|silicon|"
@@ -1660,6 +1659,7 @@ EXEC_BEFORE = re.compile(
     r"(?:wrote|said|says|told|writes|added|announced)\b",
     re.I,
 )
+# a reflexive standing alone (not 自测, 自行: "据云岭自测" names its doer)
 BARE_SELF = re.compile(r"自己|itself|themselves", re.I)
 
 
