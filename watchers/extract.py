@@ -854,6 +854,10 @@ class Reading(PartyReading, FigureReading):
                 continue
             if self.mentions[earlier] and self._comparators_aside(earlier):
                 continue  # "对照的 GB200、GB300 也由团队重跑。": the story stays on the subject
+            if self.mentions[earlier] and all(
+                self.asserted(earlier, m.start, m.end) == "negated" for m in self.mentions[earlier]
+            ):
+                continue  # "长上下文、AgentX、Rubin 都没有涉及。": what was left out is no topic
             if self.mentions[earlier] and self._only_comparands(earlier):
                 return True  # "…1.6 to 3.3 times lower than on the Blackwell machines": the story stays
             told = self.analysed[earlier].sentence.text
