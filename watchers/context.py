@@ -284,9 +284,20 @@ def status(found: list[Scope], start: int, end: int | None = None) -> str | None
 
 
 def item_scopes(text: str, table: Cues | None = None) -> frozenset[str]:
-    """Categories whose cues mark a whole item (a title such as "Correction:" or "Rumour:")."""
+    """Categories whose cues mark a whole item (a title such as "Correction:" or "Rumour:"). What
+    someone is quoted saying at length marks only its own sentence ('“…我们怀疑是固件版本比较旧，但
+    我们没法验证。”' is the lab's doubt about its guess, not about the item)."""
     table = table or cues()
-    return _found(_masked(text, table.pseudo), table.by_direction["item"])
+    return _found(
+        QUOTED_SPEECH.sub(_blank, _masked(text, table.pseudo)), table.by_direction["item"]
+    )
+
+
+QUOTED_SPEECH = re.compile(r"“[^”]{16,}”|\"[^\"\n]{16,}\"")
+
+
+def _blank(match: re.Match) -> str:
+    return " " * len(match.group(0))
 
 
 def statuses(found: list[Scope], start: int, end: int) -> set[str]:
