@@ -1143,6 +1143,13 @@ class Reading(PartyReading, FigureReading):
                     continue
                 if signal.topic is not None and not self._topic(number, at, signal.topic):
                     continue
+                if (
+                    signal.by_owner
+                    and not (self.subject.owner and self.subject.owner.search(part))
+                    and not WE_WORD.search(text, clause.start, at)  # the speaker's: who is "we"
+                    and self._who(text, at, number) == "independent"
+                ):
+                    continue  # "Ridgeline published its harness configuration": not the owner's
                 excerpt = _excerpt(text)
                 out = []
                 for claim, value in signal.sets:
@@ -1408,6 +1415,7 @@ EARLIER_ARTICLE = re.compile(
     re.I,
 )
 RETRACTED = frozenset({"retracted"})
+WE_WORD = re.compile(r"\b(?:we|our|us)\b|我们", re.I)
 # an answer that counts the things it goes on to list: "WIERZBICKI: Three things, in order.", "三件事："
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 COUNTS |= {"两": 2, "三": 3, "四": 4, "五": 5}

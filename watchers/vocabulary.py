@@ -24,7 +24,7 @@ SUBJECT_KEYS = {
 }  # fmt: skip
 SIGNAL_KEYS = {
     "id", "claim", "claims", "value", "patterns", "terms", "exclude", "require", "stronger", "about",
-    "allow", "topic", "results",
+    "allow", "topic", "results", "by_owner",
     "value_from",
 }  # fmt: skip
 TOP_KEYS = {
@@ -111,6 +111,9 @@ class Signal:
     # results the subject must be among: an item that says it was left out of them cancels it
     # ("SemiAnalysis publishes first AgentX results — Jalapeño not among them")
     results: bool = False
+    # something only the subject's owner does (publishing its own scripts): another party said to
+    # do it ("Meridian 公开了全部测试配置") is not this
+    by_owner: bool = False
 
 
 @dataclass(frozen=True)
@@ -342,6 +345,7 @@ def _signal(raw: dict, where: str) -> Signal:
         allow=frozenset(raw.get("allow", [])),
         topic=_any(raw.get("topic"), where),
         results=bool(raw.get("results", False)),
+        by_owner=bool(raw.get("by_owner", False)),
         quick=Alternatives([p.pattern for p in (*patterns, *terms[:1])]),
     )
 
