@@ -76,7 +76,7 @@ def _masked(text: str, pseudo: Alternatives | None) -> str:
     its scopes and again for the cues it gives the sentence before)."""
     if pseudo is None:
         return text
-    return pseudo.sub(lambda m: " " * len(m.group(0)), text)
+    return pseudo.sub(_blank, text)
 
 
 def scopes(
@@ -297,6 +297,7 @@ QUOTED_SPEECH = re.compile(r"“[^”]{16,}”|\"[^\"\n]{16,}\"")
 
 
 def _blank(match: re.Match) -> str:
+    """A match blanked out, its length kept (offsets into the text stay true)."""
     return " " * len(match.group(0))
 
 

@@ -773,7 +773,7 @@ class PartyReading:
             if said:  # wire copy: "… measured output speed … to 1,612, OpenAI said on its blog"
                 agent = (
                     "owner"
-                    if self._speaker(masked)
+                    if self._speaker(masked, number)
                     == "owner"  # "…, an engineer wrote on the company's blog"
                     else next((kind for at_, kind in parties if at_ >= said.start()), None)
                 )
@@ -1135,17 +1135,9 @@ class PartyReading:
             return "owner"
         # "OpenAI 在 GitHub 上公开了…仓库。" "配套博文称，这是“我们跑过的一切”": the document of
         # the owner named last
-        if number is None:
-            number = self._number_of(sentence)
         if DOC_SAYS.match(sentence) and self._owner_named_last(number):
             return "owner"
         return self._author_of(sentence) or self._first_person
-
-    def _number_of(self, sentence: str) -> int | None:
-        """The number of the sentence with this text, if the item holds one."""
-        return next(
-            (n for n, read in enumerate(self.analysed) if read.sentence.text == sentence), None
-        )
 
     def _author_of(self, sentence: str) -> str:
         """Who wrote the post a sentence stands in: the nearest handle at or above it ("@hwang_oai
