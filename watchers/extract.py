@@ -815,7 +815,9 @@ class Reading(PartyReading, FigureReading):
             and not (MULTIPLE.match(sentence.text, position) and not m.ours)
         ]
         if after:
-            return after[0].ours
+            # (not a device a cleft denies it: "开启 MTP 的并非 Jalapeño，而是 GB300", "the side that
+            # ran MTP was not Jalapeño but GB300")
+            return after[0].ours and not _denied_focus(sentence.text, after[0])
         if sentence.text[clause.end : clause.end + 1] in (":", "：") and position < clause.end:
             # "668 tok/s per user: Kimi K2.5 on Jalapeño as measured by …": a figure, then what it is
             named = [m for m in self.mentions[number] if m.start >= clause.end]
@@ -1373,6 +1375,20 @@ SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
+# the focus of a cleft, denied: "开启 MTP 的并非 Jalapeño", "the side that ran it was not Jalapeño but"
+DENIED_FOCUS = re.compile(r"的\s*(?:并非|不是|并不是)\s*$|\b(?:was|is|were|are)\s+not\s+$")
+CONTRAST_AFTER = re.compile(r"\s*[,，]?\s*(?:but\b|而是|是)")
+
+
+def _denied_focus(text: str, mention: Mention) -> bool:
+    """Is the device named here the denied focus of a cleft ("…的并非 X", "… was not X but Y")?"""
+    denied = DENIED_FOCUS.search(text, max(0, mention.start - 12), mention.start)
+    if denied is None:
+        return False
+    # (in English only a cleft a contrast completes: "was not Jalapeño but GB300")
+    return denied.group(0).startswith("的") or bool(CONTRAST_AFTER.match(text, mention.end))
+
+
 # a newsletter's story head: "【OpenAI】…", "[Packaging] …"
 # a timeline's entry: "Feb 2027 — …", "Aug 25, 2026 — …", "2027 年 3 月:…"
 DATE_HEAD = re.compile(

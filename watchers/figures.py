@@ -246,7 +246,10 @@ class FigureReading:
                 said = _own_workload(
                     {**self._said_of_all(), **self._said_earlier(number)}, stated, before
                 )
-                conditions = _own_workload(self.measurement[2], said, before)
+                # (a figure stated as fact is no run's: "81% 的裸片良率" takes no A0 from the
+                # August run the item retells)
+                run = {} if metric.disclosure else self.measurement[2]
+                conditions = _own_workload(run, said, before)
                 model = (mapped if mapped != THIS_DEVICE else None) or self.model_at(
                     number, quantity.start, quantity.end
                 )
@@ -325,7 +328,8 @@ class FigureReading:
         if self._of_all is None:
             self._of_all = {}
             for number, read in enumerate(self.analysed):
-                if OF_ALL.search(read.sentence.text):
+                # (not the first published run's, dated: "2026 年 8 月…跑分芯片是 A0 工程片")
+                if OF_ALL.search(read.sentence.text) and not self._dated(number):
                     self._of_all.update(self.conditions_in(read.sentence.text, number))
         return self._of_all
 
