@@ -372,6 +372,10 @@ LIST_START = re.compile(r"[-•*·▶►👉|]|[(（]?\d{1,2}(?:[.:](?!\d)|[)）
 # a list's line, Chinese ordinals too ("一、", "（二）", "3、"), which also open headings of their own
 LIST_ITEM = re.compile(
     rf"{LIST_START.pattern}|\d{{1,2}}、|[(（]?[一二三四五六七八九十]{{1,3}}(?:[、．]|[)）])"
+    # a timeline's entry: "October 2026: …", "25 Aug 2026 — …", "2027 年 3 月：…"
+    r"|(?i:(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
+    r"(?:\d{1,2},?\s+)?20\d\d\s*(?:[:：]|\s[—–-]\s))"
+    r"|20\d\d\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?\s*(?:[:：]|\s*[—–]\s*)"
 )
 
 
