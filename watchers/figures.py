@@ -119,6 +119,8 @@ class FigureReading:
                     and not self._of_another(number, m.start())
                     and not _compared_before(text, m.start())
                     and not COMPARED_AFTER.match(text, m.end())  # "与A0相比"
+                    # (not the other figure's: "111,900 …, against 85,448 on A0 last August")
+                    and not AGAINST_FIGURE.search(text, max(0, m.start() - 48), m.start())
                 ]
                 for value, pattern in values
                 if not pattern.absent(found)
@@ -1613,3 +1615,9 @@ RATIO_BEFORE = re.compile(r"\d(?:\.\d+)?\s*(?:x\b|×|倍|times\b|-fold\b)", re.I
 
 
 COMPARED_AFTER = re.compile(r"\s*(?:相比|相较|比较|对比)")
+# a figure set against the one reported, then its conditions: "against 85,448 on A0 last August"
+AGAINST_FIGURE = re.compile(
+    r"(?:\bagainst|\bvs\.?|\bversus|\bcompared (?:with|to)|\b(?:up|down) from)\s+(?:the\s+|its\s+)?"
+    r"\d[\d,.]*\s*(?:[^\s\d,;.]+\s+){0,3}?(?:on|at|with|for|in)\s+(?:the\s+)?$",
+    re.I,
+)
