@@ -1498,7 +1498,10 @@ PRODUCT_NAMED = re.compile(
     r"|\b(?:chip|accelerator|card|processor|asic|npu)s?\s+(?:(?:called|named|dubbed|branded)\s+[\"“]?|[\"“‘'])"
     r"([A-Z][\w-]+(?:\s+[A-Z0-9][\w-]*)?)"
     # or in quotes before what it is: "'Hinoki-2' inference chip"
-    r"|[\"“‘']([A-Z][\w.-]{1,20})[\"”’']\s+(?:ai\s+)?(?:inference\s+)?(?:chip|accelerator|asic|processor|card|npu)s?\b",
+    r"|[\"“‘']([A-Z][\w.-]{1,20})[\"”’']\s+(?:ai\s+)?(?:inference\s+)?(?:chip|accelerator|asic|processor|card|npu)s?\b"
+    # or by a model code beside what it is: "推理卡 YX-200", "the QH-9 accelerator"
+    r"|(?:推理卡|加速卡|计算卡|芯片|加速器|处理器)\s*([A-Z]{2,6}-\d{1,4}[A-Z]?)\b"
+    r"|\b([A-Z]{2,6}-\d{1,4}[A-Z]?)\s+(?:ai\s+)?(?:inference\s+)?(?:chip|accelerator|asic|processor|card|npu)s?\b",
 )
 ON_BEHALF = re.compile(
     r"(?:\bon behalf of|\b(?:official|formal)\s+(?:answer|statement|reply|response|post)\s+from"
