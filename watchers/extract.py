@@ -709,7 +709,7 @@ class Reading(PartyReading, FigureReading):
                     # a firm's name
                     continue
                 if not ours and (
-                    _compared_before(text, m.start())
+                    (_compared_before(text, m.start()) and not _done_to(text, m))
                     or RATIO_OF.match(text, m.end())
                     or (
                         0 <= m.start() - skipped_end <= 8
@@ -1375,6 +1375,19 @@ SIGN_LINE = re.compile(r"\n\s*(?:—|–|-)")  # a line that may be a sign-off
 SIGN_OFF = re.compile(r"(?:^|\n)\s*(?:—|–|--?)\s*(?:the\s+)?$", re.I)
 TEAM_LINE = re.compile(r"[^\n]{0,40}(?:\bteam|团队)\s*(?:$|\n)", re.I)
 SEMICOLON = re.compile(r"[;；]")
+# 对 marking what something is done to, not a comparison: "第三方实验室对 Trainium3 做了独立复测"
+DUI_BEFORE = re.compile(r"对\s*$")
+DONE_TO = re.compile(r"\s*(?:做了|进行了|开展了|展开了|完成了|做|进行|开展|展开)")
+
+
+def _done_to(text: str, mention: re.Match) -> bool:
+    """Is the device named here what 对 says something is done to ("对 Trainium3 做了复测")?"""
+    return bool(
+        DUI_BEFORE.search(text, max(0, mention.start() - 4), mention.start())
+        and DONE_TO.match(text, mention.end())
+    )
+
+
 # the focus of a cleft, denied: "开启 MTP 的并非 Jalapeño", "the side that ran it was not Jalapeño but"
 DENIED_FOCUS = re.compile(r"的\s*(?:并非|不是|并不是)\s*$|\b(?:was|is|were|are)\s+not\s+$")
 CONTRAST_AFTER = re.compile(r"\s*[,，]?\s*(?:but\b|而是|是)")
