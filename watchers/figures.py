@@ -185,6 +185,8 @@ class FigureReading:
                     if quantity is None:
                         quantity = self._in_table_unit(number, bare_number)
                     if quantity is None:
+                        quantity = _unit_named_before(sentence.text, bare_number)
+                    if quantity is None:
                         continue
                 else:
                     seen = quantity
@@ -803,7 +805,7 @@ class FigureReading:
         # the sentences before; for a table's later row, then the line above its rows (not a
         # list's item: "3. …AI 生成的实现比人类手写版本快 1.5 到 1.8 倍" takes no metric of its lead)
         lead = self._lead_of(number) if number and TABLE_ROW.fullmatch(text) else -1
-        near = range(number - 1, max(self.sections[number] - 1, number - 4), -1)
+        near = self._sentences_before(number, 3)
         above = (
             range(lead, max(self.sections[number] - 1, lead - 3), -1)
             if 0 <= lead < number - 1
@@ -814,6 +816,24 @@ class FigureReading:
             if found is not None:
                 return found
         return None
+
+    def _sentences_before(self, number: int, count: int) -> list[int]:
+        """The `count` sentences before sentence `number` in its part, a block of rows that are
+        each a label and a figure ("Feb   52 %" under a slide's title) counted as one."""
+        out: list[int] = []
+        back, units = number - 1, 0
+        while back >= self.sections[number] and units < count:
+            out.append(back)
+            units += 1
+            while (
+                back > self.sections[number]
+                and BARE_ROW.fullmatch(self.analysed[back].sentence.text)
+                and BARE_ROW.fullmatch(self.analysed[back - 1].sentence.text)
+            ):
+                back -= 1
+                out.append(back)
+            back -= 1
+        return out
 
     def _named_in(self, before: str, text: str, quantity: Quantity):
         """The one metric of the figure's quantity an earlier sentence names, if exactly one."""
@@ -1098,6 +1118,25 @@ def _part_of(text: str, quantity: Quantity) -> str:
     start = max((m.end() for m in SEMICOLONS.finditer(text, 0, quantity.start)), default=0)
     end = SEMICOLONS.search(text, quantity.end)
     return text[start : end.start() if end else len(text)]
+
+
+def _unit_named_before(text: str, bare: tuple) -> Quantity | None:
+    """ "峰值每千瓦吞吐 82,100", "throughput per kW 82,100": a bare number right after the words
+    of its own cell or clause that name a unit is in that unit."""
+    start, end, _ = bare
+    lead = CELL_BREAK.split(text[max(0, start - 24) : start])[-1]
+    if not lead.strip() or not lead.endswith((" ", "\u3000")) and not CJK_END.search(lead):
+        return None
+    if RESPECTIVE_WORD.search(lead) or LIST_GOES_ON_AFTER.match(text, end):
+        return None  # "每千瓦吞吐分别为 85,448、19,600、18,200": a list, read as one elsewhere
+    unit = heading_unit(lead)
+    return _bare_in(text, bare, unit) if unit is not None else None
+
+
+CELL_BREAK = re.compile(r"[;；:：,，。(（]")
+RESPECTIVE_WORD = re.compile(r"分别|各自|respectively", re.I)
+LIST_GOES_ON_AFTER = re.compile(r"\s*(?:[、/]|[,，]\s*\d)")
+CJK_END = re.compile(r"[\u4e00-\u9fff]\s*$")
 
 
 def _bare_in(text: str, bare: tuple, unit: tuple[str, float]) -> Quantity:
@@ -1591,6 +1630,8 @@ def _item_or_row(text: str) -> bool:
 
 # a table's row as normalising reads it: "Kimi K2.5 (对 GB300): 实测倍数 44.8 倍; OpenAI 56.1 倍."
 TABLE_ROW = re.compile(r"[^:：\n]{1,60}:\s[^;\n]*(?:;\s[^;\n]*)+")
+# a row that is a label and a figure, no sentence: "Feb   52 %", "Q3 2027  71 %"
+BARE_ROW = re.compile(r"\s*[^\s\d.。!?！？:：;；][^.。!?！？:：;；\n]{0,24}?\s+[~≈]?\d[\d.,]*\s*(?:%|[^\W\d_]{1,8})?\s*")
 LIST_LINE = re.compile(
     r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s|\s*(?:[一二三四五六七八九十]{1,2}|\d{1,2})、"
 )
