@@ -1631,7 +1631,9 @@ def _item_or_row(text: str) -> bool:
 # a table's row as normalising reads it: "Kimi K2.5 (对 GB300): 实测倍数 44.8 倍; OpenAI 56.1 倍."
 TABLE_ROW = re.compile(r"[^:：\n]{1,60}:\s[^;\n]*(?:;\s[^;\n]*)+")
 # a row that is a label and a figure, no sentence: "Feb   52 %", "Q3 2027  71 %"
-BARE_ROW = re.compile(r"\s*[^\s\d.。!?！？:：;；][^.。!?！？:：;；\n]{0,24}?\s+[~≈]?\d[\d.,]*\s*(?:%|[^\W\d_]{1,8})?\s*")
+BARE_ROW = re.compile(
+    r"\s*[^\s\d.。!?！？:：;；][^.。!?！？:：;；\n]{0,24}?\s+[~≈]?\d[\d.,]*\s*(?:%|[^\W\d_]{1,8})?\s*"
+)
 LIST_LINE = re.compile(
     r"\s*(?:[-•*·✅✔☑❌▶►👉]|\d{1,2}[.)])\ufe0f?\s|\s*(?:[一二三四五六七八九十]{1,2}|\d{1,2})、"
 )
