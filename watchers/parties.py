@@ -991,7 +991,12 @@ class PartyReading:
                 else:
                     parties.append((m.start(), kind))
         parties += [(m.start(), "independent") for m in INDEPENDENCE.finditer(sentence)]
-        parties += self._named_runners(masked, parties)
+        parties += [
+            (at, kind)
+            for at, kind in self._named_runners(masked, parties)
+            # (not who supplied the hardware: "a Vera Rubin rack rented from Stratus Cloud")
+            if not RENTED_FROM.search(masked, max(0, at - 40), at)
+        ]
         return sorted(parties)
 
     def _owner_named_last(self, number: int | None, team: bool = False) -> bool:
@@ -1525,7 +1530,9 @@ TOPIC_HEADING = re.compile(
     r"(?:独立|第三方|外部|independent|outside|third[- ]party|\s)*"
     # (the device's name may stand before the noun: "An independent Jalapeño re-test.")
     r"(?:(?<=\s)[\w-]+\s+)?"
-    r"(?:复测|重测|实测|re-?tests?|replications?|(?<=\s)(?:re-?)?runs?|measurements?|benchmarks?)\W*",
+    r"(?:复测|重测|实测|re-?tests?|replications?|(?<=\s)(?:re-?)?runs?|measurements?|benchmarks?)\W*"
+    # the name glossed in brackets: "1. Independent re-test (独立复测 / 第三方复现)."
+    r"(?:[(（][^()（）]{1,40}[)）]\W*)?",
     re.I,
 )
 DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|one|its|their|this|that)\s+$", re.I)
