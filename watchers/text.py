@@ -101,6 +101,12 @@ def _traditional_only() -> frozenset[str]:
     return frozenset(table["TRADONLY"])
 
 
+# a bracketed Chinese gloss right after an English word, no figure in it
+CHINESE_GLOSS = re.compile(
+    r"(?<=[A-Za-z])\s?[(（][^()（）\d\n]{0,24}[\u4e00-\u9fff][^()（）\d\n]{0,24}[)）]"
+)
+
+
 def normalise(text: str) -> str:
     """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
     a space where Chinese meets Latin letters or digits."""
@@ -128,6 +134,8 @@ def normalise(text: str) -> str:
         text = _unwrap(text)
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
+    # a Chinese gloss after an English term says it again: "multi-token prediction (多token预测) off"
+    text = CHINESE_GLOSS.sub("", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     text = text.replace("\u2010", "-").replace("\u2011", "-")  # hyphens: "gen‑2", "end‑to‑end"
