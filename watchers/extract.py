@@ -1430,8 +1430,10 @@ CORRECTION = re.compile(
 EARLIER_ARTICLE = re.compile(
     r"\b(?:a|an|the|our|this|an earlier|a previous|[\w.’']+(?:'s|’s))\s+(?:[\w.,]+\s+){0,3}?"
     r"(?:story|report|article|post|version|item|piece|edition|episode|newsletter|letter|note|column"
-    r"|flash|alert|headline|bulletin|tweet|dispatch)\s+"
-    r"(?:(?:on|of|from|published|dated|last|sent|issued|posted|filed|moved)\s+(?:[\w.,:]+\s+){0,5}?)?"
+    r"|flash|alert|headline|bulletin|tweet|dispatch|brief)\s+"
+    # (and "we published on 9 January": "A news brief we published on 9 January said …")
+    r"(?:(?:on|of|from|published|dated|last|sent|issued|posted|filed|moved"
+    r"|(?:that\s+|which\s+)?we\s+(?:published|ran|posted|sent|wrote|issued|filed))\s+(?:[\w.,:]+\s+){0,5}?)?"
     r"(?:(?:also|originally|previously|wrongly|incorrectly|mistakenly|erroneously)\s+)?"
     r"(?:said|stated|reported|claimed|wrote|described|called|put)\b"
     # the writer's own earlier words, in a correction: "In our first-quarter letter, … we wrote that"
