@@ -101,9 +101,10 @@ def _traditional_only() -> frozenset[str]:
     return frozenset(table["TRADONLY"])
 
 
-# a bracketed Chinese gloss right after an English word, no figure in it
+# a bracketed Chinese gloss right after an English term, no figure in it: "multi-token prediction
+# (多token预测)" (not a note on a name: "Jalapeño(本实验室实测)")
 CHINESE_GLOSS = re.compile(
-    r"(?<=[A-Za-z])\s?[(（][^()（）\d\n]{0,24}[\u4e00-\u9fff][^()（）\d\n]{0,24}[)）]"
+    r"(?<![\w-])([a-z][a-z-]+) [(（][^()（）\d\n]{0,24}[\u4e00-\u9fff][^()（）\d\n]{0,24}[)）]"
 )
 
 
@@ -135,7 +136,7 @@ def normalise(text: str) -> str:
     if text.isascii():  # NFKC leaves ASCII as it is, and there is no Chinese to space
         return SPACES.sub(" ", text)
     # a Chinese gloss after an English term says it again: "multi-token prediction (多token预测) off"
-    text = CHINESE_GLOSS.sub("", text)
+    text = CHINESE_GLOSS.sub(r"\1", text)
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u200b", "").replace("\ufeff", "").replace("\u00ad", "")
     text = text.replace("\u2010", "-").replace("\u2011", "-")  # hyphens: "gen‑2", "end‑to‑end"
