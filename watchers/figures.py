@@ -1151,8 +1151,6 @@ SEMICOLONS = re.compile(r"[;；]")
 LABEL_LEAD = re.compile(r"[^:：.。;；]{1,30}[:：]\s*")
 # a line naming the unit of a table's cells: "Units: tokens per second per kW", "Metric: …", "单位：…"
 UNITS_LINE = re.compile(r"\W*(?:units?|metric|measure|单位|指标|口径)\s*[:：]\s*(?P<unit>.+)", re.I)
-# a table row read as a sentence: "GPT-OSS 120B: Jalapeño (OIC) 81,900; Jalapeño (OpenAI) 85,448; …"
-TABLE_ROW = re.compile(r"[^:：;；]{1,60}[:：][^;；]+[;；]")
 
 WORKLOAD_KINDS = [
     # (not the chat mix, "the usual long-prompt, short-answer mix")
@@ -1628,7 +1626,8 @@ def _item_or_row(text: str) -> bool:
     return bool(LIST_LINE.match(text) or TABLE_ROW.fullmatch(text))
 
 
-# a table's row as normalising reads it: "Kimi K2.5 (对 GB300): 实测倍数 44.8 倍; OpenAI 56.1 倍."
+# a table's row as normalising reads it: "Kimi K2.5 (对 GB300): 实测倍数 44.8 倍; OpenAI 56.1 倍.",
+# "GPT-OSS 120B: Jalapeño (OIC) 81,900; Jalapeño (OpenAI) 85,448; …"
 TABLE_ROW = re.compile(r"[^:：\n]{1,60}:\s[^;\n]*(?:;\s[^;\n]*)+")
 # a row that is a label and a figure, no sentence: "Feb   52 %", "Q3 2027  71 %"
 BARE_ROW = re.compile(
