@@ -108,7 +108,7 @@ FLOORS = [
     ("hawthorn", 0.98, 0.9),
     ("dogwood", 0.97, 0.9),
     ("fig", 0.96, 0.92),
-    ("gorse", 0.98, 0.9),  # gorse-zh-0042 reads scripts used as a release; other sets do not
+    ("gorse", 0.98, 0.91),  # gorse-zh-0042 reads scripts used as a release; other sets do not
     ("myrtle", 0.95, 0.86),
     ("holly", 0.84, 0.88),
     ("willow", 0.98, 0.86),
@@ -157,7 +157,7 @@ FLOORS = [
     ("yellowwood", 0.95, 0.8),
     ("silverbell", 0.97, 0.85),
     ("basswood", 0.96, 0.89),
-    ("yellowhorn", 0.98, 0.82),
+    ("yellowhorn", 0.98, 0.83),
     ("ironwood", 0.99, 0.97),
     ("sandalwood", 1, 0.98),
     ("lacebark", 1, 0.94),
@@ -220,9 +220,9 @@ FLOORS = [
     ("mahoe", 0.91, 0.8),
     ("kamahi", 0.96, 0.96),
     ("kohekohe", 0.91, 0.93),
-    ("pukatea", 0.98, 0.95),
+    ("pukatea", 0.98, 0.96),
     ("rewarewa", 0.97, 0.78),
-    ("tarata", 1, 0.9),
+    ("tarata", 1, 0.95),
     ("kanuka", 1, 0.97),
     ("horoeka", 1, 0.95),
 ]
