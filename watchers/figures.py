@@ -1125,8 +1125,10 @@ def _unit_named_before(text: str, bare: tuple) -> Quantity | None:
     of its own cell or clause that name a unit is in that unit."""
     start, end, _ = bare
     lead = CELL_BREAK.split(text[max(0, start - 24) : start])[-1]
-    if not lead.strip() or not lead.endswith((" ", "\u3000")) and not CJK_END.search(lead):
+    if not lead.strip():
         return None
+    if not lead.endswith((" ", "\u3000")) and not CJK_END.search(lead):
+        return None  # the words run into the number: "x86,100" is no unit's figure
     if RESPECTIVE_WORD.search(lead) or LIST_GOES_ON_AFTER.match(text, end):
         return None  # "每千瓦吞吐分别为 85,448、19,600、18,200": a list, read as one elsewhere
     unit = heading_unit(lead)

@@ -109,8 +109,8 @@ CHINESE_GLOSS = re.compile(
 
 
 def normalise(text: str) -> str:
-    """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, and
-    a space where Chinese meets Latin letters or digits."""
+    """NFKC (full-width digits and punctuation become ASCII), one space, no zero-width marks, a
+    space where Chinese meets Latin letters or digits, and no Chinese gloss after an English term."""
     text = text or ""
     if "&" in text and ENTITY.search(text):  # "Jalape&ntilde;o", "end&#8209;to&#8209;end"
         text = html.unescape(text)
