@@ -918,9 +918,7 @@ class PartyReading:
                 ):
                     continue  # "OpenAI's Jalapeño", "OpenAI's 19,600": not a party that ran anything
                 owners = [at for at, k in parties if k == "owner"]  # found first, just above
-                if kind == "independent" and RENTED_FROM.search(
-                    masked, max(0, m.start() - 40), m.start()
-                ):
+                if kind == "independent" and _supplied(masked, m.start()):
                     continue  # "Rubin racks rented from a cloud provider": who supplied, not who ran
                 if (
                     kind == "independent"
@@ -994,8 +992,7 @@ class PartyReading:
         parties += [
             (at, kind)
             for at, kind in self._named_runners(masked, parties)
-            # (not who supplied the hardware: "a Vera Rubin rack rented from Stratus Cloud")
-            if not RENTED_FROM.search(masked, max(0, at - 40), at)
+            if not _supplied(masked, at)  # "a Vera Rubin rack rented from Stratus Cloud"
         ]
         return sorted(parties)
 
@@ -1863,6 +1860,11 @@ RENTED_FROM = re.compile(
     r"|(?:租自|借自|购自)\s*$",
     re.I,
 )
+
+
+def _supplied(text: str, at: int) -> bool:
+    """Is the party named at `at` the one the hardware was rented or bought from, not who ran it?"""
+    return bool(RENTED_FROM.search(text, max(0, at - 40), at))
 
 
 PHRASE_BREAK = re.compile(r"\b(?:in|on|at|for|by|from|with|than|and|of)\b", re.I)
