@@ -356,7 +356,9 @@ class FigureReading:
             return out
         for back in range(max(self.sections[number], number - 2), number):
             text = self.analysed[back].sentence.text
-            if LIST_LINE.match(text) or not (WORKLOAD_HINT.search(text) or MTP_HINT.search(text)):
+            if LIST_LINE.match(text) or not (
+                WORKLOAD_HINT.search(text) or MTP_HINT.search(text) or SILICON_HELD.search(text)
+            ):
                 continue
             named = self.mentions[back]
             if named and not any(m.ours for m in named):
@@ -376,9 +378,17 @@ class FigureReading:
         return out
 
     def _run_said(self, text: str, number: int) -> dict:
-        """What a sentence says of how a run was done: its workload and MTP."""
+        """What a sentence says of how a run was done: its workload and MTP, and the silicon
+        where it says what the party had in hand ("had a sled of B0 parts for ten days")."""
         stated = self.conditions_in(text, number)
-        return {k: v for k, v in stated.items() if k in ("isl", "osl", "workload", "mtp")}
+        keys = (
+            "isl",
+            "osl",
+            "workload",
+            "mtp",
+            *(("silicon",) if SILICON_HELD.search(text) else ()),
+        )
+        return {k: v for k, v in stated.items() if k in keys}
 
     def _hedged_in_body(self, quantity: Quantity) -> bool:
         """Does the body give the headline's figure only as hearsay or an estimate? A headline
@@ -1580,6 +1590,17 @@ CORRECTED_AFTER = re.compile(r"[^;]{0,100}?" + NOT_AS_REPORTED, re.I)
 
 
 MTP_HINT = re.compile(r"\bmtp\b|multi[- ]token prediction|多\s*token\s*预测", re.I)
+
+
+# the silicon a party had in hand, said before its run: "had a sled of B0 parts for ten days",
+# "拿到了两颗 B0 步进的 Jalapeño 样片"
+SILICON_HELD = re.compile(
+    r"\b(?:had|has|have|got|gets|received|receives|borrowed|loaned|was lent|were lent|took delivery of)"
+    r"\b[^.;]{0,50}?\b[ab]\d(?:[- ]stepping)?\b[^.;]{0,24}?\b(?:parts?|samples?|silicon|chips?|racks?"
+    r"|sleds?|boards?|packages?|systems?|units?|nodes?)\b"
+    r"|(?:拿到|借到|收到|借来|到手)了?[^，,。；;]{0,16}?[AB]\d[^，,。；;]{0,20}?(?:样片|芯片|机柜|板卡|工程片)",
+    re.I,
+)
 
 
 # the next sentence speaking of the run itself: "The run used …", "该测试采用…"

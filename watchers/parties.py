@@ -1422,6 +1422,10 @@ OWNERS_WORK = re.compile(
     r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:comparison|figures?|numbers|results|claims?|data"
     r"|methodology|headline|ratios?|chart|table|blog|post|paper|workload|setup|set-up|settings?"
     r"|configuration|configs?|recipe|shape)\b|(?:'s|’s)(?=\s*(?:[.,;:)]|$))"
+    # the owner's hardware in a party's hands: "two of OpenAI's B0-stepping samples", "leased two
+    # of OpenAI's evaluation racks"
+    r"|(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?:samples?|parts|racks?|sleds?|boards?|silicon|nodes?|pods?"
+    r"|packages)\b(?!\s+(?:team|group|engineers?|staff|lab|division|unit)\b)"
     r"|\s*的\s*\S{0,6}?(?:口径|数据|数字|成绩|结果|方法|说法|图表|博客|论文|标准|负载|配置|设置|形状|参数)"
     # "按 OpenAI 描述的方法": what the owner described, not a run of its own
     r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的"
