@@ -1253,9 +1253,15 @@ def _matches(patterns, part: str, terms):
         yield [(match.start(), match.end()) for match in found]
 
 
-# an appositive (", the second stepping,") or a relative clause between commas (", which it had
-# targeted for the second half of 2026,")
-ASIDE = re.compile(r"\s*(?:the|a|an|its|their|which|who)\s", re.I)
+# an appositive (", the second stepping,"), a relative clause (", which it had targeted for the
+# second half of 2026,") or a discourse marker (", after all,") between commas
+ASIDE = re.compile(
+    r"\s*(?:(?:the|a|an|its|their|which|who)\s"
+    # a discourse marker alone between commas: "did not, after all, happen in 2026"
+    r"|(?:after all|in the end|it turns out|however|though|of course|in fact|as it happens"
+    r"|as expected|as feared)\s*$)",
+    re.I,
+)
 COMPARATOR_ROLE = re.compile(
     r"对照(?:的|组|系统|机型)|\bcomparators?\b|\bcomparison systems?\b", re.I
 )

@@ -1142,10 +1142,19 @@ def _unit_named_before(text: str, bare: tuple) -> Quantity | None:
     if RESPECTIVE_WORD.search(lead) or LIST_GOES_ON_AFTER.match(text, end):
         return None  # "每千瓦吞吐分别为 85,448、19,600、18,200": a list, read as one elsewhere
     unit = heading_unit(lead)
+    if (
+        (unit is None or unit[0] == "power")
+        and THROUGHPUT_WORD.search(lead)
+        and not TABLE_ROW.fullmatch(text.strip().rstrip("."))
+    ):
+        # "Kimi K2.5 每千瓦吞吐测得 1.76 万": tokens/s per kW, not kilowatts
+        unit = heading_denominator(lead) or unit
     return _bare_in(text, bare, unit) if unit is not None else None
 
 
 CELL_BREAK = re.compile(r"[;；:：,，。(（]")
+# throughput named without its tokens: "每千瓦吞吐", "throughput per kW"
+THROUGHPUT_WORD = re.compile(r"吞吐|\bthroughput\b", re.I)
 RESPECTIVE_WORD = re.compile(r"分别|各自|respectively", re.I)
 LIST_GOES_ON_AFTER = re.compile(r"\s*(?:[、/]|[,，]\s*\d)")
 CJK_END = re.compile(r"[\u4e00-\u9fff]\s*$")
