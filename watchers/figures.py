@@ -696,6 +696,7 @@ class FigureReading:
         start = max(0, quantity.start - WINDOW_BEFORE)
         # (in a list of ratios, what stands after the one before, up to a break, is its own:
         # "1.6 to 3.2 times lower latency, and 1.9 to 3.5 times the interactive speed")
+        start = _after_figure_before(text, quantity, start)
         ratios = list(RATIO_BEFORE.finditer(text, start, quantity.start))
         if ratios:
             breaks = list(RATIO_BREAK.finditer(text, ratios[-1].end(), quantity.start))
@@ -1366,7 +1367,8 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
     """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
     no ruling-out word in the sentence, and the words the metric needs (in it or `before`)?"""
     # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
-    start = max(quantity.start - 30, max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1)
+    clause = max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1
+    start = _after_figure_before(text, quantity, max(quantity.start - 30, clause))
     ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
     # (what the sentence says the figure is, to its clause's end: "the 85% figure is OpenAI's
     # target for the end of the year")
@@ -1378,6 +1380,26 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
         and not (metric.unless and metric.unless.search(text))
         and not (metric.needs and not metric.needs.search(text) and not metric.needs.search(before))
     )
+
+
+# what joins two figures in one clause: "0.74 ms between tokens and 1.09 s end to end"
+FIGURE_JOIN = re.compile(r"\s(?:and|while|whereas)\s|[、和及]", re.I)
+
+
+def _after_figure_before(text: str, quantity: Quantity, start: int) -> int:
+    """Where a figure's own words may start: after `start`, and past a join that follows another
+    figure of its clause ("0.74 ms between tokens and 1.09 s end to end": the words before "and"
+    are the first figure's)."""
+    clause = max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1
+    ends = [
+        q.end
+        for q in quantities(text)
+        if clause <= q.end <= quantity.start and q.start != quantity.start
+    ]
+    if not ends:
+        return start
+    joins = [m.end() for m in FIGURE_JOIN.finditer(text, max(ends), quantity.start)]
+    return max(start, joins[0]) if joins else start
 
 
 # the figure as a sentence's subject: "85% figure is", "85% was", "85% 是"

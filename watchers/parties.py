@@ -1430,7 +1430,11 @@ OWNERS_WORK = re.compile(
     # "按 OpenAI 描述的方法": what the owner described, not a run of its own
     r"|\s*(?:此前|当初|去年|[\d一二三四五六七八九十]+\s*月)?\s*(?:描述|提出|定义|给出|公布|宣称|声称)的"
     # (not "公司给出的首批 B0 实测显示": the owner's own run, given)
-    r"(?![^，,。；;]{0,8}(?:实测|测得|测量|跑分结果))",
+    r"(?![^，,。；;]{0,8}(?:实测|测得|测量|跑分结果))"
+    # what the owner lent or opened to others: "在 OpenAI 开放的新版软件栈上", "用 OpenAI 借出的机柜"
+    r"|\s*(?:开放|提供|借出|出借|借给\S{0,8}|发放|租出)的"
+    # what the owner never gave: "一组 OpenAI 没给过的数据"
+    r"|\s*(?:没|未|没有|从未|从没)(?:给|给出|公布|发布|提供|披露)过?的",
     re.I,
 )
 
