@@ -1055,6 +1055,7 @@ class PartyReading:
         out = self._under_owners_line(owner)
         if not any(q in self.text for q in ("”", '"', "」")):
             return frozenset(out)
+        out |= self._opened_by_owner(owner)
         for number in range(len(self.analysed) - 1):
             text = self.analysed[number].sentence.text.strip()
             said = self.analysed[number + 1].sentence.text
@@ -1066,6 +1067,27 @@ class PartyReading:
             ):
                 out.add(number)
         return frozenset(out)
+
+    def _opened_by_owner(self, owner: re.Pattern) -> set[int]:
+        """The sentences of a quote its lead gives to the owner's people, up to where it closes
+        ("Mara Lindqvist, who leads silicon bring-up at OpenAI: “First B0 parts came back … we had
+        kernels running on every core.”")."""
+        out: set[int] = set()
+        inside = False
+        for number, read in enumerate(self.analysed):
+            text = read.sentence.text
+            if inside:
+                out.add(number)
+                inside = not QUOTE_CLOSE.search(text)
+                continue
+            opened = QUOTE_OPEN.search(text)
+            if opened is None:
+                continue
+            found = self._named_parties(text[: opened.start()])
+            if found and found[0][1] == "owner":
+                out.add(number)
+                inside = not QUOTE_CLOSE.search(text, opened.end())
+        return out
 
     def _under_owners_line(self, owner: re.Pattern) -> set[int]:
         """Sentences under a line that gives them to the owner's people, up to the next such
@@ -1415,6 +1437,9 @@ RERUN = re.compile(
 # the owner's work, not the owner at work: "repeated OpenAI's equal-interactivity comparison"
 # the owner's hardware, as what a party rents or buys: "租用英伟达与 OpenAI 硬件的云厂商"
 HARDWARE_WORDS = "(?:硬件|芯片|机柜|板卡|设备|服务器|算力)"
+# a quote opened after its speaker's lead, and where one closes
+QUOTE_OPEN = re.compile(r"[:：,，]\s*[“\"「]")
+QUOTE_CLOSE = re.compile(r"[”\"」]")
 OWNERS_WORK = re.compile(
     # the owner's hardware as what a party rents or buys: "租用英伟达与 OpenAI 硬件的云厂商",
     # "a cloud operator that leases both Nvidia and OpenAI hardware"
