@@ -693,10 +693,10 @@ class FigureReading:
         """The metric a figure measures: the one whose cue stands nearest it (a cue that may stand
         anywhere in the sentence wins outright), else the only one with no cues. The words a
         metric needs may stand in the sentence `before` ("B0 is back. … 31 % more per watt")."""
-        start = max(0, quantity.start - WINDOW_BEFORE)
+        # (not the words of a figure before it that "and" joins to this one)
+        start = _after_figure_before(text, quantity, max(0, quantity.start - WINDOW_BEFORE))
         # (in a list of ratios, what stands after the one before, up to a break, is its own:
         # "1.6 to 3.2 times lower latency, and 1.9 to 3.5 times the interactive speed")
-        start = _after_figure_before(text, quantity, start)
         ratios = list(RATIO_BEFORE.finditer(text, start, quantity.start))
         if ratios:
             breaks = list(RATIO_BREAK.finditer(text, ratios[-1].end(), quantity.start))
