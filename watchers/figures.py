@@ -1367,8 +1367,9 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
     """Can this figure of this sentence be of this metric: its quantity, no excluding word near it,
     no ruling-out word in the sentence, and the words the metric needs (in it or `before`)?"""
     # an excluding word of another clause ("token 间隔为 0.76 毫秒，端到端 1.14 秒") is not near
-    clause = max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1
-    start = _after_figure_before(text, quantity, max(quantity.start - 30, clause))
+    start = _after_figure_before(
+        text, quantity, max(quantity.start - 30, _comma_start(text, quantity.start))
+    )
     ends = [i for i in (text.find(c, quantity.end) for c in ",;，；") if i >= 0]
     # (what the sentence says the figure is, to its clause's end: "the 85% figure is OpenAI's
     # target for the end of the year")
@@ -1382,6 +1383,11 @@ def _may_measure(metric, quantity: Quantity, text: str, before: str = "") -> boo
     )
 
 
+def _comma_start(text: str, at: int) -> int:
+    """Where the stretch of the sentence around `at` starts, after its last comma or semicolon."""
+    return max(text.rfind(c, 0, at) for c in ",;，；") + 1
+
+
 # what joins two figures in one clause: "0.74 ms between tokens and 1.09 s end to end"
 FIGURE_JOIN = re.compile(r"\s(?:and|while|whereas)\s|[、和及]", re.I)
 
@@ -1390,7 +1396,7 @@ def _after_figure_before(text: str, quantity: Quantity, start: int) -> int:
     """Where a figure's own words may start: after `start`, and past a join that follows another
     figure of its clause ("0.74 ms between tokens and 1.09 s end to end": the words before "and"
     are the first figure's)."""
-    clause = max(text.rfind(c, 0, quantity.start) for c in ",;，；") + 1
+    clause = _comma_start(text, quantity.start)
     ends = [
         q.end
         for q in quantities(text)
